@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The data points of one benchmark: the cross product of the values of its
+ * independent variables, from their defaults or from `-p VAR=V1,V2`.  A
+ * numeric variable given as a range `-p VAR=LO..HI` is swept coarsely
+ * (powers of two) and then refined SKaMPI-style: midpoints are added where
+ * linear interpolation between neighbours errs most, up to a point budget.
+ */
+#ifndef PTB_SWEEP_H
+#define PTB_SWEEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "ptbench.h"
+
+struct ptb_sweep;
+
+/* assign: "VAR=V1,V2" strings that name this benchmark's variables (others
+ * are ignored: they may belong to another benchmark of the run).  NULL with
+ * err = one line when a value is outside the domain or malformed. */
+struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *assign,
+				int nassign, int max_points, char *err, size_t errlen);
+/* Fill values[] (indexed like b->params) with the next point; false when done. */
+bool ptb_sweep_next(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS]);
+/* The measured mean of the point last returned (refinement needs it); a
+ * point that failed is fed NAN. */
+void ptb_sweep_feed(struct ptb_sweep *s, double mean);
+void ptb_sweep_free(struct ptb_sweep *s);
+
+/* Validate assignments against a whole registry before anything runs: a
+ * variable no selected benchmark has, or a value no benchmark accepts, is
+ * an error.  0, or -1 with err = one line. */
+int ptb_assign_check(const struct ptb_bench *const *benches, int n,
+		     const char *const *assign, int nassign, char *err, size_t errlen);
+
+#endif

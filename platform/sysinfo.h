@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The software and state of the machine a result was measured on: kernel,
+ * libc and NPTL versions, the compiler and flags ptbench was built with,
+ * frequency governor, SMT, load, hypervisor, allowed CPUs and the
+ * scheduler's slice settings.  Everything needed to judge whether two
+ * results are comparable.
+ */
+#ifndef PTB_SYSINFO_H
+#define PTB_SYSINFO_H
+
+struct ptb_sysinfo {
+	char host[64];
+	char kernel[96];          /* uname -r */
+	char machine[32];         /* uname -m */
+	char libc[48];            /* "glibc 2.36" */
+	char pthreads[48];        /* "NPTL 2.36" */
+	char compiler[128];       /* compiler and flags */
+	char governor[32];        /* cpufreq governor of CPU 0, "" if none */
+	char hypervisor[32];      /* from /sys/hypervisor, cpuid flag or DMI; "" */
+	int smt;                  /* 1 on, 0 off, -1 unknown */
+	double loadavg[3];
+	int online_cpus;
+	char scheduler[32];       /* "EEVDF", "CFS" or "" */
+	long base_slice_ns;       /* the fair scheduler's base slice, -1 unknown */
+};
+
+void ptb_sysinfo_read(struct ptb_sysinfo *si);
+
+#endif

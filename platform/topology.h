@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine's topology through hwloc, restricted to the CPUs this process
+ * may run on (taskset and cgroup cpusets), and the thread placements of the
+ * symmetric benchmarks: for each placement either a concrete pair of PUs
+ * or the reason this machine cannot offer it.  Binding is done here, and
+ * read back, so that a result records where its threads really ran.
+ */
+#ifndef PTB_TOPOLOGY_H
+#define PTB_TOPOLOGY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ptb_placement {
+	PTB_UNBOUND,        /* no binding: the scheduler decides */
+	PTB_SAME_PU,        /* both threads on one PU */
+	PTB_SMT,            /* two PUs of one core */
+	PTB_CROSS_CORE,     /* two cores of one package */
+	PTB_CROSS_PACKAGE,  /* two packages */
+	PTB_CROSS_NUMA,     /* two NUMA nodes */
+	PTB_PLACEMENT_COUNT
+};
+
+struct ptb_pair {
+	bool possible;
+	int pu[2];            /* OS indexes; -1 for unbound */
+	char reason[160];     /* why not possible, "" when possible */
+};
+
+struct ptb_topo_counts {
+	int packages, numa_nodes, cores, pus;   /* within the allowed set */
+	int machine_pus;                        /* before restriction */
+	char allowed[128];                      /* allowed PUs as a list, "0-1" */
+	char hwloc[16];                         /* hwloc version */
+};
+
+struct ptb_topology;
+
+const char *ptb_placement_name(enum ptb_placement p);
+/* -1 when the name is unknown. */
+int ptb_placement_from_name(const char *name);
+
+/* Load this machine (xml == NULL) or a synthetic topology from an hwloc XML
+ * file; NULL with err filled on failure. */
+struct ptb_topology *ptb_topology_load(const char *xml, char *err, size_t errlen);
+void ptb_topology_free(struct ptb_topology *t);
+void ptb_topology_counts(const struct ptb_topology *t, struct ptb_topo_counts *c);
+void ptb_placement_pair(const struct ptb_topology *t, enum ptb_placement p, struct ptb_pair *out);
+
+/* Bind the calling thread to one PU (pu >= 0) or to every allowed PU
+ * (pu < 0).  0, or -1 with err filled: binding failure is never silent. */
+int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen);
+/* The calling thread's current binding as a list ("0", "0-1"). */
+int ptb_binding_self(const struct ptb_topology *t, char *buf, size_t len);
+
+#endif
