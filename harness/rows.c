@@ -1,0 +1,3 @@
+/* SPDX-License-Identifier: MIT */
+/* placeholder: being written */
+typedef int ptb_placeholder_rows;
