@@ -1,3 +1,76 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-typedef int ptb_placeholder_bench_faulty;
+/*
+ * Test-only benchmarks that misbehave on purpose, to show that the runner
+ * contains them: test.hang never returns from run(), test.crash dies of
+ * SIGSEGV in its second point, and test.slow takes a known time per point
+ * so that a test can interrupt a run between points.  They are linked into
+ * tests/ptbench-t only and are hidden even there.
+ */
+#include <signal.h>
+#include <time.h>
+
+#include "ptbench.h"
+
+static const struct ptb_param point_param[] = {
+	/* name    domain         defaults       min max help */
+	{ "k",     "1,2,3,4,5,6", "1,2,3,4,5,6", 0,  0,  "which point" },
+	{ NULL }
+};
+
+static int nothing_setup(struct ptb_point *p) { (void)p; return 0; }
+
+static void spin_ns(uint64_t ns)
+{
+	struct timespec a, b;
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	do
+		clock_gettime(CLOCK_MONOTONIC, &b);
+	while ((uint64_t)((b.tv_sec - a.tv_sec) * 1000000000LL + (b.tv_nsec - a.tv_nsec)) < ns);
+}
+
+static void hang_run(struct ptb_point *p, uint64_t n)
+{
+	(void)p; (void)n;
+	for (;;)
+		pause();
+}
+
+static int crash_setup(struct ptb_point *p)
+{
+	if (ptb_point_long(p, "k") == 2)
+		raise(SIGSEGV);
+	return 0;
+}
+
+/* 1 us per iteration: converges at once. */
+static void busy_run(struct ptb_point *p, uint64_t n)
+{
+	(void)p;
+	spin_ns(n * 1000);
+}
+
+/* Each point spends 0.3 s in setup, so a run of six takes about 2 s. */
+static int slow_setup(struct ptb_point *p)
+{
+	(void)p;
+	spin_ns(300000000);
+	return 0;
+}
+
+const struct ptb_bench ptb_bench_test_hang = {
+	.name = "test.hang", .summary = "never returns (watchdog test)", .per = "call",
+	.ops_per_iter = 1, .params = point_param, .setup = nothing_setup, .run = hang_run,
+	.hidden = true,
+};
+
+const struct ptb_bench ptb_bench_test_crash = {
+	.name = "test.crash", .summary = "crashes in its second point", .per = "call",
+	.ops_per_iter = 1, .params = point_param, .setup = crash_setup, .run = busy_run,
+	.hidden = true,
+};
+
+const struct ptb_bench ptb_bench_test_slow = {
+	.name = "test.slow", .summary = "0.3 s per point (interrupt test)", .per = "call",
+	.ops_per_iter = 1, .params = point_param, .setup = slow_setup, .run = busy_run,
+	.hidden = true,
+};
