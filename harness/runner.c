@@ -492,7 +492,7 @@ static void finish(struct run_state *rs)
 
 int ptb_run_suite(const struct ptb_run_opts *o)
 {
-	const struct ptb_bench *sel[PTB_MAX_SELECTED];
+	const struct ptb_bench *sel[PTB_MAX_SELECTED] = { 0 };
 	struct ptb_system sys;
 	char err[512], path[4096];
 	int n = select_benches(o, sel, err, sizeof err);

@@ -8,6 +8,7 @@
  */
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "ptbench.h"
 
