@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The command line's contract: every bad input exits 2 with exactly one line
+# on stderr and writes no file; --help agrees with the manual page.
+. "$top_srcdir/tests/tap.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+
+# bad_input DESCRIPTION ARGS...: exit 2, one line on stderr, no file left.
+bad_input() {
+	d=$1; shift
+	"$PTBENCH" "$@" >out.txt 2>err.txt
+	rc=$?
+	lines=$(wc -l <err.txt)
+	left=$(ls | grep -v -e '^out.txt$' -e '^err.txt$' | tr '\n' ' ')
+	if [ "$rc" = 2 ] && [ "$lines" = 1 ] && [ -z "$left" ]; then
+		ok "$d"
+	else
+		not_ok "$d (exit $rc, $lines stderr lines, files: $left)"
+		sed 's/^/# /' err.txt
+	fi
+	rm -f out.txt err.txt
+}
+
+bad_input "unknown command"              frobnicate
+bad_input "unknown benchmark"            run -b no.such.bench
+bad_input "unknown variable"             run -b mutex.pingpong -p colour=red
+bad_input "unknown placement value"      run -b mutex.pingpong -p placement=moon
+bad_input "assignment without ="         run -b mutex.pingpong -p placement
+bad_input "malformed --max-sd"           run --max-sd 2x
+bad_input "negative --budget"            run --budget -1
+bad_input "malformed --min-timings"      run --min-timings 1.5
+bad_input "--min-timings above --max"    run --min-timings 50 --max-timings 10
+bad_input "unknown --stop rule"          run --stop median
+bad_input "unknown --format"             run --format xml
+bad_input "unknown option"               run --frobnicate
+bad_input "option without its value"     run --timeout
+bad_input "stray argument"               run mutex.pingpong
+bad_input "unwritable -o directory"      run -b cond.signal -o /nonexistent/dir/x.json
+bad_input "info with a stray argument"   info --yaml
+bad_input "report of a missing file"     report /nonexistent.json
+bad_input "report without a file"        report
+bad_input "list with an argument"        list extra
+bad_input "malformed numeric variable"   run -b mutex.lock -p mutexes=12abc
+bad_input "numeric variable out of range" run -b mutex.lock -p mutexes=0
+
+# Every long option of `run --help` and every command of `--help` is in the
+# manual page, and the other way round for run's options.
+man="$top_srcdir/man/ptbench.1"
+"$PTBENCH" run --help >help.txt
+missing=""
+for opt in $(grep -o -- '--[a-z][a-z-]*' help.txt | sort -u); do
+	grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man" || missing="$missing $opt"
+done
+check "run --help options are all in the manual${missing:+ (missing:$missing)}" test -z "$missing"
+missing=""
+for opt in $(grep -o -- '\\-\\-[a-z][a-z\\-]*' "$man" | sed 's/\\//g' | sort -u); do
+	case $opt in --alpha|--threshold|--stat|--json|--help|--version) continue ;; esac
+	grep -q -- "$opt" help.txt || missing="$missing $opt"
+done
+check "manual's run options are all in run --help${missing:+ (missing:$missing)}" test -z "$missing"
+"$PTBENCH" --help >help.txt
+missing=""
+for cmd in run list info report table compare; do
+	grep -q "^  $cmd " help.txt || missing="$missing $cmd"
+	grep -q "^\.B $cmd\$" "$man" || missing="$missing man:$cmd"
+done
+check "every command in --help and the manual${missing:+ (missing:$missing)}" test -z "$missing"
+missing=""
+for b in $("$PTBENCH" list | awk '/^[a-z]/ {print $1}'); do
+	grep -q "$b" "$man" || missing="$missing $b"
+done
+check "every benchmark of 'list' is in the manual${missing:+ (missing:$missing)}" test -z "$missing"
+check "--version names the package" sh -c "'$PTBENCH' --version | grep -q '^ptbench '"
+rm -f help.txt
+check "no file was left behind" test -z "$(ls)"
+done_testing

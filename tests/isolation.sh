@@ -1,0 +1,56 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The runner contains misbehaving benchmarks: a hang is killed by the
+# watchdog and its points are `timeout`, a crash marks its points `crashed`,
+# the suite goes on after both, and SIGINT keeps every finished point in a
+# valid file marked `interrupted`.  Uses the test-only benchmarks of
+# tests/bench-faulty.c, linked into $PTBENCH_T.
+. "$top_srcdir/tests/tap.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+q="--quick --format json"
+
+start=$(date +%s)
+"$PTBENCH_T" run -b test.hang -b cond.signal --timeout 2 $q -o hang.json >/dev/null 2>err.txt
+rc=$?
+took=$(( $(date +%s) - start ))
+check "a hang exits 1 (a point failed), got $rc" test "$rc" = 1
+check "the watchdog fired in time (${took}s)" test "$took" -lt 15
+check "the hung benchmark's six points are timeout" \
+	test "$($JGET hang.json 'results.*.status' | head -6 | sort -u)" = timeout
+check "the first names the watchdog, the others an earlier point" \
+	sh -c "$JGET hang.json results.0.reason | grep -q 'no result within --timeout 2' &&
+	       $JGET hang.json results.1.reason | grep -q 'earlier point'"
+check "the suite went on: cond.signal ran after the hang" \
+	sh -c "$JGET hang.json 'results.*.bench' | grep -qx cond.signal"
+check "the file is complete" test "$($JGET hang.json status)" = complete
+
+"$PTBENCH_T" run -b test.crash $q -o crash.json >/dev/null 2>err.txt
+rc=$?
+check "a crash exits 1, got $rc" test "$rc" = 1
+check "the point before the crash is ok" test "$($JGET crash.json results.0.status)" = ok
+check "the crashing point is crashed with the signal named" \
+	sh -c "test \"\$($JGET crash.json results.1.status)\" = crashed &&
+	       $JGET crash.json results.1.reason | grep -q 'signal 11'"
+check "the points after it are crashed too" \
+	test "$($JGET crash.json 'results.*.status' | tail -4 | sort -u)" = crashed
+check "no process was left behind" sh -c "! pgrep -f 'ptbench-t run' >/dev/null"
+
+# test.slow spends 0.3 s in each of its six points.
+"$PTBENCH_T" run -b test.slow $q -o int.json >/dev/null 2>err.txt &
+pid=$!
+sleep 1.2
+kill -INT $pid
+wait $pid
+rc=$?
+n=$($JGET int.json 'results.#')
+check "an interrupted run exits 130, got $rc" test "$rc" = 130
+check "the file is marked interrupted" test "$($JGET int.json status)" = interrupted
+check "finished points were kept ($n of 6)" test "$n" -ge 1 -a "$n" -lt 6
+check "every kept point is complete" \
+	test "$($JGET int.json 'results.*.status' | sort -u)" = ok
+check "no temporary file is left" test -z "$(ls | grep -v -e '\.json$' -e '^err.txt$')"
+check "the interrupted file reads back" "$PTBENCH" report int.json --format csv >/dev/null
+done_testing
