@@ -67,6 +67,10 @@ struct ptb_point {
 	int nclients;
 	struct ptb_client *clients[PTB_MAX_CLIENTS];
 	char binding_main[64];
+	/* Each client's binding as read back, in start order; kept after the
+	 * clients are cancelled so that the result record can show it. */
+	int nclient_bindings;
+	char binding_client[PTB_MAX_CLIENTS][64];
 	int nnotes;
 	const char *note_key[PTB_MAX_NOTES];
 	double note_val[PTB_MAX_NOTES];
@@ -122,6 +126,8 @@ struct ptb_client_ops {
 	void (*fini)(void *arg);
 };
 int ptb_client_start(struct ptb_point *p, const struct ptb_client_ops *ops, void *arg);
+/* The client's binding read back from inside it ("1", "0-1"). */
+const char *ptb_client_binding(const struct ptb_client *c);
 /* Cheap enough for inner loops: tests for cancellation every 4096 calls. */
 static inline void ptb_client_testcancel(uint64_t i)
 {

@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The client-thread protocol on the live machine: clients bind and read
+ * their binding back, run their body once per release with the released n,
+ * are waited for, and are cancelled -- also from inside a body that only
+ * has ptb_client_testcancel -- with their fini run and no thread left.
+ * An alarm turns a protocol deadlock into a failure instead of a hang.
+ */
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "ptbench.h"
+#include "tap.h"
+
+struct probe {
+	atomic_int inits, bodies, finis;
+	atomic_ullong last_n;
+	atomic_int slow;          /* body sleeps, then sets done */
+	atomic_int done;
+	atomic_int spinning;
+};
+
+static void p_init(void *arg) { atomic_fetch_add(&((struct probe *)arg)->inits, 1); }
+static void p_fini(void *arg) { atomic_fetch_add(&((struct probe *)arg)->finis, 1); }
+
+static void p_body(void *arg, uint64_t n)
+{
+	struct probe *pr = arg;
+	if (pr->slow) {
+		usleep(20000);
+		pr->done = 1;
+	}
+	pr->last_n = n;
+	atomic_fetch_add(&pr->bodies, 1);
+}
+
+/* No cancellation point: only ptb_client_testcancel ends it. */
+static void spin_body(void *arg, uint64_t n)
+{
+	struct probe *pr = arg;
+	volatile uint64_t sink = 0;
+	pr->spinning = 1;
+	for (uint64_t i = 0;; i++) {
+		sink += i;
+		ptb_client_testcancel(i);
+	}
+}
+
+static const struct ptb_client_ops probe_ops = { p_init, p_body, p_fini };
+static const struct ptb_client_ops spin_ops = { p_init, spin_body, p_fini };
+static const struct ptb_bench bench = { .name = "test.client" };
+
+/* A joined thread may linger in /proc for a moment: poll briefly. */
+static int threads_settle(int want)
+{
+	int n = ptb_thread_count();
+	for (int i = 0; i < 200 && n != want; i++) {
+		usleep(5000);
+		n = ptb_thread_count();
+	}
+	return n;
+}
+
+static void on_alarm(int sig)
+{
+	static const char msg[] = "Bail out! client protocol deadlocked\n";
+	(void)sig;
+	(void)!write(1, msg, sizeof msg - 1);
+	_exit(1);
+}
+
+static void rounds(struct ptb_system *sys, const struct ptb_topo_counts *c)
+{
+	struct ptb_pair pair;
+	struct probe a = { 0 }, b = { 0 };
+	struct ptb_point p = { .bench = &bench, .sys = sys, .pu_main = -1 };
+	char want[16];
+
+	ptb_placement_pair(sys->topo, PTB_SAME_PU, &pair);
+	p.pu_client = pair.pu[1];
+	tap_ok(ptb_client_start(&p, &probe_ops, &a) == 0, "client A starts bound to PU %d",
+	       p.pu_client);
+	p.pu_client = -1;
+	tap_ok(ptb_client_start(&p, &probe_ops, &b) == 0, "client B starts unbound");
+	tap_ok(a.inits == 1 && b.inits == 1, "init ran before ptb_client_start returned");
+	snprintf(want, sizeof want, "%d", pair.pu[1]);
+	tap_ok(strcmp(ptb_client_binding(p.clients[0]), want) == 0,
+	       "A's binding read back: '%s'", ptb_client_binding(p.clients[0]));
+	tap_ok(strcmp(ptb_client_binding(p.clients[1]), c->allowed) == 0,
+	       "B may run on every allowed PU: '%s' (allowed %s)",
+	       ptb_client_binding(p.clients[1]), c->allowed);
+	tap_ok(p.nclient_bindings == 2 && strcmp(p.binding_client[0], want) == 0,
+	       "the point keeps the clients' bindings");
+	tap_ok(ptb_thread_count() == 3, "three threads while the clients live (%d)",
+	       ptb_thread_count());
+
+	int good = 1;
+	for (int r = 1; r <= 5; r++) {
+		ptb_clients_release(&p, 10 * r);
+		ptb_clients_wait(&p);
+		good &= a.bodies == r && b.bodies == r && a.last_n == 10u * r && b.last_n == 10u * r;
+	}
+	tap_ok(good, "5 rounds: each body ran once per release with the released n");
+
+	a.slow = 1;
+	ptb_clients_release(&p, 1);
+	ptb_clients_wait(&p);
+	tap_ok(a.done == 1, "wait returns only after a slow body acknowledged");
+
+	ptb_clients_cancel(&p);
+	tap_ok(a.finis == 1 && b.finis == 1, "cancel: fini ran in both clients");
+	tap_ok(p.nclients == 0 && p.nclient_bindings == 2, "no clients left; bindings kept");
+	tap_ok(threads_settle(1) == 1, "no thread outlives the point (%d)", ptb_thread_count());
+	ptb_clients_cancel(&p);
+	ptb_clients_release(&p, 1);
+	ptb_clients_wait(&p);
+	tap_ok(p.verdict == PTB_OK, "without clients release/wait/cancel do nothing");
+}
+
+static void spinning(struct ptb_system *sys)
+{
+	struct probe s = { 0 };
+	struct ptb_point p = { .bench = &bench, .sys = sys, .pu_main = -1, .pu_client = -1 };
+
+	tap_ok(ptb_client_start(&p, &spin_ops, &s) == 0, "a spinning client starts");
+	ptb_clients_release(&p, 1);
+	while (!s.spinning)
+		usleep(1000);
+	ptb_clients_cancel(&p);
+	tap_ok(s.finis == 1, "a body with only ptb_client_testcancel is cancelled, fini ran");
+	tap_ok(threads_settle(1) == 1, "... and its thread is gone");
+}
+
+static void bind_failure(struct ptb_system *sys, const struct ptb_topo_counts *c)
+{
+	struct probe f = { 0 };
+	struct ptb_point p = { .bench = &bench, .sys = sys, .pu_main = -1,
+			       .pu_client = c->machine_pus + 1000 };
+
+	tap_ok(ptb_client_start(&p, &probe_ops, &f) == -1, "binding to a PU we may not use fails");
+	tap_ok(p.verdict == PTB_ERROR && strstr(p.reason, "binding a client thread") != NULL,
+	       "... the point is an error saying why: %s", p.reason);
+	tap_ok(f.inits == 0 && p.nclients == 0, "... init never ran, no client recorded");
+	tap_ok(threads_settle(1) == 1, "... and no thread is left");
+}
+
+int main(void)
+{
+	char err[256];
+	struct ptb_system sys = { 0 };
+	struct ptb_topo_counts c;
+
+	if (!(sys.topo = ptb_topology_load(NULL, err, sizeof err)))
+		tap_skip_all(err);
+	ptb_topology_counts(sys.topo, &c);
+	signal(SIGALRM, on_alarm);
+	alarm(20);
+	tap_ok(ptb_thread_count() == 1, "one thread at the start");
+	rounds(&sys, &c);
+	spinning(&sys);
+	bind_failure(&sys, &c);
+	ptb_topology_free(sys.topo);
+	tap_done();
+	return tap_exit();
+}
