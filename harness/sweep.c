@@ -51,11 +51,9 @@ struct var {
 struct line_point {
 	long x;
 	double mean;
-	const char *str;
 };
 
 struct ptb_sweep {
-	const struct ptb_bench *b;
 	int nvars;
 	struct var vars[PTB_MAX_PARAMS];
 	int refined;                   /* index into vars, or -1 */
@@ -207,25 +205,28 @@ static int fill_var(const struct ptb_bench *b, struct var *v, const char *list,
 		    char *err, size_t errlen)
 {
 	char canon[64];
+	long lo, hi;
 	v->range = is_range(v->par, list);
 	if (v->range) {
-		long lo, hi;
 		if (parse_range(b, v->par, list, &lo, &hi, err, errlen) < 0)
 			return -1;
-		return coarse_sweep(v, lo, hi) < 0 ? (fail(err, errlen, "out of memory"), -1) : 0;
+		if (coarse_sweep(v, lo, hi) < 0)
+			goto oom;
+		return 0;
 	}
 	for (const char *s = list;;) {
 		size_t n = strcspn(s, ",");
 		if (check_item(b, v->par, s, n, canon, sizeof canon, err, errlen) < 0)
 			return -1;
-		if (add_value(v, canon) < 0) {
-			fail(err, errlen, "out of memory");
-			return -1;
-		}
+		if (add_value(v, canon) < 0)
+			goto oom;
 		if (!s[n])
 			return 0;
 		s += n + 1;
 	}
+oom:
+	fail(err, errlen, "out of memory");
+	return -1;
 }
 
 /* The list of the last assignment naming par, or the defaults. */
@@ -265,7 +266,6 @@ struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *as
 		fail(err, errlen, "out of memory");
 		return NULL;
 	}
-	s->b = b;
 	s->refined = -1;
 	s->max_points = max_points > 0 ? max_points : DEFAULT_MAX_POINTS;
 	for (int i = 0; b->params && b->params[i].name; i++) {
@@ -357,10 +357,10 @@ static const char *intern(struct ptb_sweep *s, long x)
 	return s->pool[s->npool++];
 }
 
-static void line_insert(struct ptb_sweep *s, int at, long x, const char *str)
+static void line_insert(struct ptb_sweep *s, int at, long x)
 {
 	memmove(&s->line[at + 1], &s->line[at], (s->nline - at) * sizeof *s->line);
-	s->line[at] = (struct line_point){ x, NAN, str };
+	s->line[at] = (struct line_point){ x, NAN };
 	s->nline++;
 }
 
@@ -371,7 +371,7 @@ static const char *line_next(struct ptb_sweep *s)
 	if (s->coarse_next < v->nvals) {
 		const char *str = v->vals[s->coarse_next++];
 		long x = strtol(str, NULL, 10);
-		line_insert(s, s->nline, x, str);
+		line_insert(s, s->nline, x);
 		s->last_x = x;
 		return s->cur = str;
 	}
@@ -384,7 +384,7 @@ static const char *line_next(struct ptb_sweep *s)
 	const char *str = intern(s, x);
 	if (!str)
 		return NULL;
-	line_insert(s, j + 1, x, str);
+	line_insert(s, j + 1, x);
 	s->last_x = x;
 	return s->cur = str;
 }
