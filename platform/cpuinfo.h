@@ -9,6 +9,9 @@
 #ifndef PTB_CPUINFO_H
 #define PTB_CPUINFO_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
 #define PTB_MAX_CACHES 8
 
 struct ptb_cache {
@@ -35,5 +38,13 @@ int ptb_cpuinfo_read(struct ptb_cpuinfo *ci, const char *dump);
 int ptb_cpuinfo_from_proc(struct ptb_cpuinfo *ci, const char *path);
 /* libcpuid alone; -1 with ci->note set when unavailable or failing. */
 int ptb_cpuinfo_from_libcpuid(struct ptb_cpuinfo *ci, const char *dump);
+
+/* Whether the first processor's "flags" (x86) or "Features" (aarch64) line
+ * of a cpuinfo file lists flag; false when the file cannot be read. */
+bool ptb_cpuinfo_has_flag(const char *path, const char *flag);
+/* The hypervisor named by CPUID leaf 0x40000000 ("KVM", "Hyper-V"), or ""
+ * when the CPU reports none or is not x86; an unlisted signature is
+ * returned as it reads. */
+void ptb_cpuid_hypervisor(char *buf, size_t len);
 
 #endif
