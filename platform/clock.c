@@ -93,11 +93,15 @@ static double calibrate(double *spread)
 	return hz[CAL_WINDOWS / 2];
 }
 
-/* Median cost of one read (the difference of back-to-back reads) and the
- * smallest non-zero difference seen, both in ticks. */
+/*
+ * Median cost of one read (the difference of back-to-back reads) and the
+ * smallest non-zero difference seen, both in ticks.  That smallest step is
+ * what a timing can resolve: for the TSC it is the read itself (tens of
+ * cycles), not the sub-nanosecond tick.
+ */
 static void read_cost(uint64_t *median, uint64_t *smallest)
 {
-	static uint64_t d[OVH_PAIRS];
+	uint64_t d[OVH_PAIRS];
 
 	*smallest = 0;
 	for (int i = 0; i < OVH_PAIRS; i++) {
@@ -169,6 +173,14 @@ static const char *hw_unusable(char *why, unsigned len)
 }
 #endif
 
+/*
+ * clock_gettime(CLOCK_MONOTONIC_RAW) is answered in user space by the vDSO
+ * (20-50 ns a read) only while the kernel's clocksource is one it can read
+ * there -- tsc, or kvm-clock/hyperv on guests.  With hpet, acpi_pm or an
+ * unstable TSC every read is a system call costing around a microsecond,
+ * which the measured overhead then shows and the harness's minimum timing
+ * length absorbs.
+ */
 static void use_gettime(struct ptb_clock *clk, const char *reason)
 {
 	ptb_tick_source = PTB_TICKS_GETTIME;
