@@ -9,11 +9,11 @@
 
 static int tap_n, tap_failed;
 
-static void tap_plan(int n) { printf("1..%d\n", n); }
-static void tap_done(void) { printf("1..%d\n", tap_n); }
+static inline void tap_plan(int n) { printf("1..%d\n", n); }
+static inline void tap_done(void) { printf("1..%d\n", tap_n); }
 
 __attribute__((format(printf, 2, 3)))
-static int tap_ok(int cond, const char *fmt, ...)
+static inline int tap_ok(int cond, const char *fmt, ...)
 {
 	va_list ap;
 	printf("%s %d - ", cond ? "ok" : "not ok", ++tap_n);
@@ -34,6 +34,6 @@ static int tap_ok(int cond, const char *fmt, ...)
 		printf("#   got %.9g, want %.9g (tol %g)\n", g_, w_, (double)(tol)); \
 } while (0)
 
-static void tap_skip_all(const char *why) { printf("1..0 # SKIP %s\n", why); exit(0); }
-static int tap_exit(void) { return tap_failed ? 1 : 0; }
+static inline void tap_skip_all(const char *why) { printf("1..0 # SKIP %s\n", why); exit(0); }
+static inline int tap_exit(void) { return tap_failed ? 1 : 0; }
 #endif
