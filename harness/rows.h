@@ -14,11 +14,20 @@
 struct ptb_row {
 	int order;              /* sort key: paper order first, others after */
 	char group[64];         /* "Mutex Ping-pong"; "" for a lone row */
-	char label[96];         /* "Different CPUs (cross_core)" */
+	char label[96];         /* "Different CPUs (cross_core)"; a lone row's
+	                           whole name ("Thread Yield") */
 	const char *footnote;   /* how our test differs from the paper's, or NULL */
 };
 
+/* Order tiers: the paper's rows, then the LogP parameters, then other
+ * known benchmarks, then benchmarks this table does not know. */
+enum { PTB_ROW_PAPER = 1000, PTB_ROW_LOGP = 5000, PTB_ROW_EXTRA = 8000,
+       PTB_ROW_UNKNOWN = 9000 };
+
 /* params is the record's "params" object (may be NULL or empty). */
 void ptb_row_of(const char *bench, const json_t *params, struct ptb_row *row);
+/* Table order: by order, then by name in version order ("n=16" before
+ * "n=1024"); 0 for rows that may keep the order they came in. */
+int ptb_row_cmp(const struct ptb_row *a, const struct ptb_row *b);
 
 #endif
