@@ -75,11 +75,10 @@ static json_t *entry(const char *name, const char *run_name, int family, int ins
 			 "run_type", run_type, "repetitions", (json_int_t)repetitions);
 }
 
-static void times(json_t *e, const json_t *rec, double ns, const char *label)
+static void times(json_t *e, double iterations, double ns, const char *label)
 {
-	double iters = ptb_jnum(rec, "iterations");
-	if (isfinite(iters))
-		json_object_set_new(e, "iterations", json_integer((json_int_t)iters));
+	if (isfinite(iterations))
+		json_object_set_new(e, "iterations", json_integer((json_int_t)iterations));
 	set_num(e, "real_time", ns);
 	set_num(e, "cpu_time", ns);
 	json_object_set_new(e, "time_unit", json_string("ns"));
@@ -115,7 +114,7 @@ static void point(json_t *out, const json_t *rec, int family, int instance)
 		json_t *e = entry(name, name, family, instance, "iteration", n);
 		json_object_set_new(e, "repetition_index", json_integer((json_int_t)i));
 		json_object_set_new(e, "threads", json_integer(1));
-		times(e, rec, json_number_value(s), label);
+		times(e, ptb_jnum(rec, "iterations"), json_number_value(s), label);
 		json_array_append_new(out, e);
 	}
 	for (size_t a = 0; a < sizeof aggregates / sizeof *aggregates; a++) {
@@ -125,8 +124,8 @@ static void point(json_t *out, const json_t *rec, int family, int instance)
 		json_object_set_new(e, "threads", json_integer(1));
 		json_object_set_new(e, "aggregate_name", json_string(aggregates[a].name));
 		json_object_set_new(e, "aggregate_unit", json_string("time"));
-		times(e, rec, ptb_jnum(rec, aggregates[a].field), label);
-		json_object_set_new(e, "iterations", json_integer((json_int_t)n));
+		/* Google Benchmark counts an aggregate's repetitions as its iterations. */
+		times(e, (double)n, ptb_jnum(rec, aggregates[a].field), label);
 		json_array_append_new(out, e);
 	}
 }
