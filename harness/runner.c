@@ -482,7 +482,9 @@ static void install_sigint(void)
 static void finish(struct run_state *rs)
 {
 	json_t *results = json_object_get(rs->run, "results");
-	json_array_extend(results, ptb_logp_derive(results));
+	json_t *logp = ptb_logp_derive(results);
+	json_array_extend(results, logp);
+	json_decref(logp);
 	json_object_set_new(rs->run, "status",
 			    json_string(interrupted ? "interrupted" : "complete"));
 	save(rs);
