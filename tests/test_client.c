@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "ptbench.h"
+#include "result.h"
 #include "tap.h"
 
 struct probe {
@@ -72,26 +73,25 @@ static void on_alarm(int sig)
 	_exit(1);
 }
 
-static void rounds(struct ptb_system *sys, const struct ptb_topo_counts *c)
+static void rounds(struct ptb_system *sys)
 {
-	struct ptb_pair pair;
+	const struct ptb_pair *pair = &sys->pairs[PTB_SAME_PU];
 	struct probe a = { 0 }, b = { 0 };
 	struct ptb_point p = { .bench = &bench, .sys = sys, .pu_main = -1 };
 	char want[16];
 
-	ptb_placement_pair(sys->topo, PTB_SAME_PU, &pair);
-	p.pu_client = pair.pu[1];
+	p.pu_client = pair->pu[1];
 	tap_ok(ptb_client_start(&p, &probe_ops, &a) == 0, "client A starts bound to PU %d",
 	       p.pu_client);
 	p.pu_client = -1;
 	tap_ok(ptb_client_start(&p, &probe_ops, &b) == 0, "client B starts unbound");
 	tap_ok(a.inits == 1 && b.inits == 1, "init ran before ptb_client_start returned");
-	snprintf(want, sizeof want, "%d", pair.pu[1]);
+	snprintf(want, sizeof want, "%d", pair->pu[1]);
 	tap_ok(strcmp(ptb_client_binding(p.clients[0]), want) == 0,
 	       "A's binding read back: '%s'", ptb_client_binding(p.clients[0]));
-	tap_ok(strcmp(ptb_client_binding(p.clients[1]), c->allowed) == 0,
+	tap_ok(strcmp(ptb_client_binding(p.clients[1]), sys->counts.allowed) == 0,
 	       "B may run on every allowed PU: '%s' (allowed %s)",
-	       ptb_client_binding(p.clients[1]), c->allowed);
+	       ptb_client_binding(p.clients[1]), sys->counts.allowed);
 	tap_ok(p.nclient_bindings == 2 && strcmp(p.binding_client[0], want) == 0,
 	       "the point keeps the clients' bindings");
 	tap_ok(ptb_thread_count() == 3, "three threads while the clients live (%d)",
@@ -134,11 +134,11 @@ static void spinning(struct ptb_system *sys)
 	tap_ok(threads_settle(1) == 1, "... and its thread is gone");
 }
 
-static void bind_failure(struct ptb_system *sys, const struct ptb_topo_counts *c)
+static void bind_failure(struct ptb_system *sys)
 {
 	struct probe f = { 0 };
 	struct ptb_point p = { .bench = &bench, .sys = sys, .pu_main = -1,
-			       .pu_client = c->machine_pus + 1000 };
+			       .pu_client = sys->counts.machine_pus + 1000 };
 
 	tap_ok(ptb_client_start(&p, &probe_ops, &f) == -1, "binding to a PU we may not use fails");
 	tap_ok(p.verdict == PTB_ERROR && strstr(p.reason, "binding a client thread") != NULL,
@@ -150,19 +150,17 @@ static void bind_failure(struct ptb_system *sys, const struct ptb_topo_counts *c
 int main(void)
 {
 	char err[256];
-	struct ptb_system sys = { 0 };
-	struct ptb_topo_counts c;
+	struct ptb_system sys;
 
-	if (!(sys.topo = ptb_topology_load(NULL, err, sizeof err)))
+	if (ptb_system_init(&sys, err, sizeof err) < 0)
 		tap_skip_all(err);
-	ptb_topology_counts(sys.topo, &c);
 	signal(SIGALRM, on_alarm);
 	alarm(20);
 	tap_ok(ptb_thread_count() == 1, "one thread at the start");
-	rounds(&sys, &c);
+	rounds(&sys);
 	spinning(&sys);
-	bind_failure(&sys, &c);
-	ptb_topology_free(sys.topo);
+	bind_failure(&sys);
+	ptb_system_fini(&sys);
 	tap_done();
 	return tap_exit();
 }
