@@ -6,7 +6,8 @@
  * than 10 % of the minimum timing, then jumps by 1.4 x min / elapsed (aiming
  * 40 % past the minimum so that one more step is rarely needed) until a
  * timing reaches the minimum.  One timing at the final n is discarded as a
- * warm-up, then timings are kept until the stopping rule holds after at
+ * warm-up (growth resumes if it is below half the minimum: the timing that
+ * ended the growth was disturbed), then timings are kept until the stopping rule holds after at
  * least min_timings, or max_timings are kept, or the point's budget --
  * counted from the start of the point, growth included -- is spent.  The
  * budget is a hard limit except that at least two timings are always kept,
@@ -56,12 +57,12 @@ static uint64_t next_iterations(uint64_t n, double elapsed, double min)
 	return next < (double)MAX_ITERATIONS ? (uint64_t)next : MAX_ITERATIONS;
 }
 
-/* Growth from t0, the start of the point; stops early when the budget is
- * spent, returning the largest n tried. */
-static uint64_t grow(const struct ptb_limits *l, const struct ptb_timer *t, double t0)
+/* Growth from n, within the budget of a point that started at t0; when
+ * the budget is spent, the largest n tried. */
+static uint64_t grow(const struct ptb_limits *l, const struct ptb_timer *t, double t0,
+		     uint64_t n)
 {
 	double min = ptb_min_timing_ns(l, t);
-	uint64_t n = 1;
 	for (;;) {
 		double elapsed = t->time(t->ctx, n);
 		if (elapsed >= min || n == MAX_ITERATIONS || budget_spent(l, t, t0))
@@ -72,7 +73,7 @@ static uint64_t grow(const struct ptb_limits *l, const struct ptb_timer *t, doub
 
 uint64_t ptb_grow_iterations(const struct ptb_limits *l, const struct ptb_timer *t)
 {
-	return grow(l, t, t->now(t->ctx));
+	return grow(l, t, t->now(t->ctx), 1);
 }
 
 const char *ptb_stop_why_name(enum ptb_stop_why w, enum ptb_stop_rule rule)
@@ -83,6 +84,24 @@ const char *ptb_stop_why_name(enum ptb_stop_why w, enum ptb_stop_rule rule)
 	case PTB_STOPPED_BUDGET:      return "budget";
 	}
 	return "?";
+}
+
+/*
+ * Growth, then one discarded warm-up timing at the final n.  The warm-up
+ * also checks the growth: one disturbed timing (a preemption) can end the
+ * growth far too early, and then the warm-up is much shorter than the
+ * minimum; growth resumes from there and the new n gets its own warm-up.
+ */
+static uint64_t warm_up(const struct ptb_limits *l, const struct ptb_timer *t, double t0)
+{
+	double min = ptb_min_timing_ns(l, t);
+	uint64_t n = grow(l, t, t0, 1);
+	for (;;) {
+		double elapsed = t->time(t->ctx, n);
+		if (elapsed >= min / 2 || n == MAX_ITERATIONS || budget_spent(l, t, t0))
+			return n;
+		n = grow(l, t, t0, next_iterations(n, elapsed, min));
+	}
 }
 
 /* Why to stop after `kept` timings, or -1 to go on. */
@@ -111,8 +130,7 @@ int ptb_measure(const struct ptb_limits *l, const struct ptb_timer *t,
 		return -1;
 	if (divisor <= 0)
 		divisor = 1;
-	m->iterations = grow(l, t, t0);
-	t->time(t->ctx, m->iterations);   /* warm-up, discarded */
+	m->iterations = warm_up(l, t, t0);
 	while (why < 0) {
 		double elapsed = t->time(t->ctx, m->iterations);
 		m->samples[m->timings++] = elapsed / ((double)m->iterations * divisor);

@@ -17,6 +17,8 @@ struct fake {
 	const double *script;    /* per iteration from call `skip` on; the last repeats */
 	int nscript;
 	double (*fn)(uint64_t n);/* instead of the above when set */
+	int spike_call;          /* this call lasts spike_ns instead, if set */
+	double spike_ns;
 	double now_s;
 	int calls;
 	uint64_t last_n;
@@ -28,6 +30,10 @@ static double fake_time(void *ctx, uint64_t n)
 	double per;
 	int c = f->calls++ - f->skip;
 	f->last_n = n;
+	if (f->spike_ns > 0 && f->calls - 1 == f->spike_call) {
+		f->now_s += f->spike_ns / 1e9;
+		return f->spike_ns;
+	}
 	if (f->fn) {
 		double e = f->fn(n);
 		f->now_s += e / 1e9;
@@ -187,6 +193,23 @@ static void warmup_discarded(void)
 	ptb_measurement_free(&m);
 }
 
+static void disturbed_growth(void)
+{
+	struct ptb_limits l;
+	struct ptb_measurement m;
+	ptb_limits_default(&l);
+	/* Call 5 (n = 32) is preempted for 2 ms: growth stops there, the
+	 * warm-up at n = 32 takes 224 ns, and growth must resume. */
+	struct fake f = { .base_ns = 7, .spike_call = 5, .spike_ns = 2e6 };
+	struct ptb_timer t = timer_of(&f);
+	ptb_measure(&l, &t, 1, &m);
+	tap_ok(7.0 * m.iterations >= 1e6 && 7.0 * m.iterations < 3e6,
+	       "a disturbed timing that ends growth early is caught by the warm-up (n = %llu)",
+	       (unsigned long long)m.iterations);
+	tap_ok(m.stop == PTB_STOPPED_RULE && m.stats.max == 7, "... and none of it is kept");
+	ptb_measurement_free(&m);
+}
+
 static void hits_max(void)
 {
 	struct ptb_limits l;
@@ -280,6 +303,7 @@ int main(void)
 	min_timing();
 	converges();
 	warmup_discarded();
+	disturbed_growth();
 	hits_max();
 	hits_budget();
 	unstable_logic();
