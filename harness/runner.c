@@ -34,6 +34,15 @@
 
 #define PTB_MAX_SELECTED 128
 #define PTB_SWEEP_POINTS 16     /* point budget of an adaptive sweep */
+#define PTB_MAX_ARGS     64
+
+/* A selected benchmark and the -p assignments that apply to it. */
+struct bench_job {
+	const struct ptb_bench *b;   /* NULL: skipped */
+	const char *assign[PTB_MAX_ARGS];
+	char buf[PTB_MAX_ARGS][256];
+	int nassign;
+};
 
 static volatile sig_atomic_t interrupted;
 
@@ -60,6 +69,19 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
 }
 
 /* ---- selection ---------------------------------------------------------- */
+
+static int param_index_n(const struct ptb_bench *b, const char *name, size_t len)
+{
+	for (int i = 0; b->params && b->params[i].name; i++)
+		if (strlen(b->params[i].name) == len && strncmp(b->params[i].name, name, len) == 0)
+			return i;
+	return -1;
+}
+
+static int param_index(const struct ptb_bench *b, const char *name)
+{
+	return param_index_n(b, name, strlen(name));
+}
 
 /* Hidden (test-only) benchmarks are chosen only by their exact name, so no
  * pattern can pull a deliberately hanging benchmark into a real run. */
@@ -97,13 +119,73 @@ static int select_benches(const struct ptb_run_opts *o, const struct ptb_bench *
 	return n;
 }
 
-static int check_inputs(const struct ptb_run_opts *o, const struct ptb_bench **sel, int n,
+/* Whether a comma-separated list holds the item v[0..len). */
+static bool in_list(const char *csv, const char *v, size_t len)
+{
+	for (const char *d = csv; *d;) {
+		size_t n = strcspn(d, ",");
+		if (n == len && strncmp(d, v, len) == 0)
+			return true;
+		d += n + (d[n] == ',');
+	}
+	return false;
+}
+
+/*
+ * One benchmark's view of the -p assignments: a value another selected
+ * benchmark accepts but this one does not (placement=unbound for
+ * cond.wait, which needs two PUs) is dropped for this one only.  -1 with
+ * why filled when nothing of a variable is left: the benchmark is skipped.
+ */
+static int narrow_assign(const struct ptb_bench *b, const struct ptb_run_opts *o,
+			 struct bench_job *job, char *why, size_t whylen)
+{
+	job->b = b;
+	job->nassign = 0;
+	for (int i = 0; i < o->nassign; i++) {
+		const char *a = o->assign[i], *eq = strchr(a, '=');
+		int k = param_index_n(b, a, (size_t)(eq - a));
+		if (k < 0)
+			continue;
+		const char *domain = b->params[k].domain;
+		char *out = job->buf[job->nassign];
+		size_t off = snprintf(out, sizeof job->buf[0], "%.*s=", (int)(eq - a + 0), a);
+		bool any = false;
+		for (const char *v = eq + 1; *v;) {
+			size_t n = strcspn(v, ",");
+			if (!domain || in_list(domain, v, n)) {
+				off += snprintf(out + off, off < sizeof job->buf[0] ?
+						sizeof job->buf[0] - off : 0, "%s%.*s",
+						any ? "," : "", (int)n, v);
+				any = true;
+			}
+			v += n + (v[n] == ',');
+		}
+		if (!any) {
+			set_err(why, whylen, "%s has no %s", b->name, a);
+			return -1;
+		}
+		job->assign[job->nassign++] = out;
+	}
+	return 0;
+}
+
+static int check_inputs(const struct ptb_run_opts *o, struct bench_job *jobs, int n,
 			char *err, size_t errlen)
 {
+	const struct ptb_bench *sel[PTB_MAX_SELECTED];
+	char why[256];
+	for (int i = 0; i < n; i++)
+		sel[i] = jobs[i].b;
 	if (ptb_assign_check(sel, n, o->assign, o->nassign, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		struct ptb_sweep *s = ptb_sweep_new(sel[i], o->assign, o->nassign,
+		if (narrow_assign(jobs[i].b, o, &jobs[i], why, sizeof why) < 0) {
+			fprintf(stderr, "ptbench: skipping %s\n", why);
+			jobs[i].b = NULL;
+			continue;
+		}
+		struct ptb_sweep *s = ptb_sweep_new(jobs[i].b, jobs[i].assign, jobs[i].nassign,
 						    PTB_SWEEP_POINTS, err, errlen);
 		if (!s)
 			return -1;
@@ -162,14 +244,6 @@ static double timer_now(void *ctx)
 {
 	(void)ctx;
 	return now_s();
-}
-
-static int param_index(const struct ptb_bench *b, const char *name)
-{
-	for (int i = 0; b->params && b->params[i].name; i++)
-		if (strcmp(b->params[i].name, name) == 0)
-			return i;
-	return -1;
 }
 
 /* Resolve the placement variable, bind the main thread, read it back. */
@@ -284,11 +358,12 @@ static double record_mean(const json_t *rec)
 }
 
 static void child_main(const struct ptb_run_opts *o, const struct ptb_system *sys,
-		       const struct ptb_bench *b, int fd)
+		       const struct bench_job *job, int fd)
 {
+	const struct ptb_bench *b = job->b;
 	char err[256];
 	const char *values[PTB_MAX_PARAMS] = { 0 };
-	struct ptb_sweep *s = ptb_sweep_new(b, o->assign, o->nassign, PTB_SWEEP_POINTS,
+	struct ptb_sweep *s = ptb_sweep_new(b, job->assign, job->nassign, PTB_SWEEP_POINTS,
 					    err, sizeof err);
 	signal(SIGINT, SIG_IGN);   /* the parent decides what an interrupt means */
 	while (s && ptb_sweep_next(s, values)) {
@@ -416,12 +491,13 @@ static void mark_rest(struct run_state *rs, const struct ptb_bench *b, struct pt
 }
 
 static void run_bench(struct run_state *rs, const struct ptb_system *sys,
-		      const struct ptb_bench *b)
+		      const struct bench_job *job)
 {
+	const struct ptb_bench *b = job->b;
 	const struct ptb_run_opts *o = rs->o;
 	char err[256], reason[256];
 	int fds[2];
-	struct ptb_sweep *mirror = ptb_sweep_new(b, o->assign, o->nassign, PTB_SWEEP_POINTS,
+	struct ptb_sweep *mirror = ptb_sweep_new(b, job->assign, job->nassign, PTB_SWEEP_POINTS,
 						 err, sizeof err);
 	if (pipe(fds) < 0) {
 		fprintf(stderr, "ptbench: pipe: %s\n", strerror(errno));
@@ -432,7 +508,7 @@ static void run_bench(struct run_state *rs, const struct ptb_system *sys,
 	pid_t pid = fork();
 	if (pid == 0) {
 		close(fds[0]);
-		child_main(o, sys, b, fds[1]);
+		child_main(o, sys, job, fds[1]);
 	}
 	close(fds[1]);
 	char *buf = NULL;
@@ -494,12 +570,15 @@ static void finish(struct run_state *rs)
 
 int ptb_run_suite(const struct ptb_run_opts *o)
 {
+	static struct bench_job jobs[PTB_MAX_SELECTED];
 	const struct ptb_bench *sel[PTB_MAX_SELECTED] = { 0 };
 	struct ptb_system sys;
 	char err[512], path[4096];
 	int n = select_benches(o, sel, err, sizeof err);
 
-	if (n < 0 || check_inputs(o, sel, n, err, sizeof err) < 0 ||
+	for (int i = 0; i < n; i++)
+		jobs[i].b = sel[i];
+	if (n < 0 || check_inputs(o, jobs, n, err, sizeof err) < 0 ||
 	    (o->out_path && check_out_path(o->out_path, err, sizeof err) < 0)) {
 		fprintf(stderr, "ptbench: %s\n", err);
 		return 2;
@@ -517,7 +596,8 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 	install_sigint();
 	save(&rs);
 	for (int i = 0; i < n && !interrupted; i++)
-		run_bench(&rs, &sys, sel[i]);
+		if (jobs[i].b)
+			run_bench(&rs, &sys, &jobs[i]);
 	finish(&rs);
 	ptb_report(stdout, rs.run, o->format);
 	fflush(stdout);
