@@ -162,7 +162,7 @@ static int narrow_assign(const struct ptb_bench *b, const struct ptb_run_opts *o
 			v += n + (v[n] == ',');
 		}
 		if (!any) {
-			set_err(why, whylen, "%s has no %s", b->name, a);
+			set_err(why, whylen, "%s: it takes none of %s", b->name, a);
 			return -1;
 		}
 		job->assign[job->nassign++] = out;
