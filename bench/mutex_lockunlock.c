@@ -1,3 +1,72 @@
 /* SPDX-License-Identifier: MIT */
-/* placeholder: being written */
-typedef int ptb_placeholder_mutex_lockunlock;
+/*
+ * mutex.lockunlock: lock and unlock one mutex in the main thread, n times
+ * (the paper's "Mutex lock and unlock", after Mueller).  Nobody else ever
+ * touches the mutex, so this is the uncontended fast path of both calls.
+ *
+ * threads=2 is the paper's row: an idle client thread exists for the whole
+ * point, so the process is multi-threaded as the paper's SKaMPI process
+ * was.  threads=1 measures a process that has no other thread, where a C
+ * library may skip the atomic (lock-prefixed) instruction.  Two caveats:
+ * such libraries remember that the process once had a second thread (glibc's
+ * flag is never reset), so threads=1 is only meaningful in a process that
+ * never created one -- the point is na when another thread exists now,
+ * which is all a benchmark can see; and glibc 2.36 on x86-64 uses `lock
+ * cmpxchg` in pthread_mutex_lock unconditionally, so there both rows agree.
+ */
+#include <pthread.h>
+
+#include "bench/common.h"
+
+struct lockunlock {
+	pthread_mutex_t m;
+};
+
+static int lockunlock_setup(struct ptb_point *p)
+{
+	static struct lockunlock st;
+	int threads;
+
+	pthread_mutex_init(&st.m, NULL);
+	p->state = &st;
+	if (ptb_point_long(p, "threads") == 2)
+		return ptb_bench_idle_helper(p);
+	if ((threads = ptb_thread_count()) != 1) {
+		ptb_point_na(p, "threads=1 needs a single-threaded process; this one has %d threads",
+			     threads);
+		return -1;
+	}
+	return 0;
+}
+
+static void lockunlock_run(struct ptb_point *p, uint64_t n)
+{
+	struct lockunlock *st = p->state;
+	for (uint64_t i = 0; i < n; i++) {
+		pthread_mutex_lock(&st->m);
+		pthread_mutex_unlock(&st->m);
+	}
+}
+
+static void lockunlock_teardown(struct ptb_point *p)
+{
+	struct lockunlock *st = p->state;
+	pthread_mutex_destroy(&st->m);
+}
+
+static const struct ptb_param lockunlock_params[] = {
+	{ "threads", "2,1", "2,1", 0, 0,
+	  "2: an idle second thread exists (the paper's process); 1: the process has one thread" },
+	{ NULL }
+};
+
+const struct ptb_bench ptb_bench_mutex_lockunlock = {
+	.name = "mutex.lockunlock",
+	.summary = "lock and unlock one uncontended mutex",
+	.per = "lock+unlock",
+	.ops_per_iter = 1,
+	.params = lockunlock_params,
+	.setup = lockunlock_setup,
+	.run = lockunlock_run,
+	.teardown = lockunlock_teardown,
+};

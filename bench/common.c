@@ -1,0 +1,153 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Helpers shared by the benchmark files (see common.h): the idle helper
+ * thread, same-PU pinning for benchmarks without a placement variable, the
+ * yielding wait, the mutex pool restored untimed between timings, and the
+ * yield benchmark's alternation verdict.
+ */
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "bench/common.h"
+
+static void idle_body(void *arg, uint64_t n)
+{
+}
+
+static const struct ptb_client_ops idle_ops = { .body = idle_body };
+
+int ptb_bench_idle_helper(struct ptb_point *p)
+{
+	return ptb_client_start(p, &idle_ops, NULL);
+}
+
+int ptb_bench_pin_same_pu(struct ptb_point *p)
+{
+	const struct ptb_pair *pair = &p->sys->pairs[PTB_SAME_PU];
+	char err[160];
+
+	if (!pair->possible) {
+		ptb_point_na(p, "%s", pair->reason);
+		return -1;
+	}
+	p->pu_main = p->pu_client = pair->pu[0];
+	if (ptb_bind_self(p->sys->topo, p->pu_main, err, sizeof err) < 0) {
+		ptb_point_error(p, "binding the main thread to PU %d: %s", p->pu_main, err);
+		return -1;
+	}
+	ptb_binding_self(p->sys->topo, p->binding_main, sizeof p->binding_main);
+	return 0;
+}
+
+void ptb_bench_unpin(struct ptb_point *p)
+{
+	char err[160];
+
+	if (ptb_bind_self(p->sys->topo, -1, err, sizeof err) < 0)
+		ptb_point_error(p, "unbinding the main thread: %s", err);
+}
+
+void ptb_bench_await(_Atomic uint64_t *v, uint64_t want)
+{
+	while (atomic_load_explicit(v, memory_order_acquire) < want)
+		sched_yield();
+}
+
+double ptb_bench_thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+void ptb_bench_judge_share(struct ptb_point *p, double cpu_ns, double wall_ns)
+{
+	double share = wall_ns > 0 ? cpu_ns / wall_ns : 1;
+
+	ptb_point_note(p, "cpu_share", share);
+	if (wall_ns >= PTB_SHARE_MIN_WALL_NS && share < PTB_SHARE_MIN)
+		ptb_point_unstable(p, "other tasks shared the PU: the measured threads had "
+				   "%.0f %% of it", 100 * share);
+}
+
+void ptb_mutex_lock_span(pthread_mutex_t *m, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		pthread_mutex_lock(&m[i]);
+}
+
+void ptb_mutex_unlock_span(pthread_mutex_t *m, size_t from, size_t to)
+{
+	for (size_t i = from; i < to; i++)
+		pthread_mutex_unlock(&m[i]);
+}
+
+static int pool_alloc(struct ptb_mutex_pool *pool, size_t cap)
+{
+	if (cap == 0)
+		cap = 1;
+	pool->m = malloc(cap * sizeof *pool->m);
+	if (!pool->m)
+		return -1;
+	pool->cap = cap;
+	for (size_t i = 0; i < cap; i++)
+		pthread_mutex_init(&pool->m[i], NULL);
+	if (pool->held)
+		ptb_mutex_lock_span(pool->m, 0, cap);
+	return 0;
+}
+
+static void pool_free(struct ptb_mutex_pool *pool)
+{
+	if (!pool->m)
+		return;
+	if (pool->held)
+		ptb_mutex_unlock_span(pool->m, 0, pool->cap);
+	for (size_t i = 0; i < pool->cap; i++)
+		pthread_mutex_destroy(&pool->m[i]);
+	free(pool->m);
+	pool->m = NULL;
+	pool->cap = 0;
+}
+
+int ptb_mutex_pool_init(struct ptb_mutex_pool *pool, size_t cap, bool held)
+{
+	*pool = (struct ptb_mutex_pool){ .held = held };
+	pthread_mutex_init(&pool->spare, NULL);
+	return pool_alloc(pool, cap);
+}
+
+int ptb_mutex_pool_reserve(struct ptb_mutex_pool *pool, size_t want)
+{
+	if (want <= pool->cap)
+		return 0;
+	pool_free(pool);
+	return pool_alloc(pool, want);
+}
+
+void ptb_mutex_pool_fini(struct ptb_mutex_pool *pool)
+{
+	pool_free(pool);
+	pthread_mutex_destroy(&pool->spare);
+}
+
+enum ptb_status ptb_yield_alternation(uint64_t switches, uint64_t yields,
+				      char *buf, size_t len)
+{
+	double ratio = yields ? (double)switches / (double)yields : 1;
+
+	buf[0] = '\0';
+	if (yields < PTB_YIELD_MIN_YIELDS || ratio >= PTB_YIELD_OK_RATIO)
+		return PTB_OK;
+	if (ratio >= PTB_YIELD_USABLE_RATIO) {
+		snprintf(buf, len, "threads alternated on only %.0f %% of the yields: "
+			 "%llu switches in %llu yields", 100 * ratio,
+			 (unsigned long long)switches, (unsigned long long)yields);
+		return PTB_UNSTABLE;
+	}
+	snprintf(buf, len, "threads did not alternate: %llu switches in %llu yields",
+		 (unsigned long long)switches, (unsigned long long)yields);
+	return PTB_NA;
+}

@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The judge of the smoke test (tests/smoke.sh): reads result files, one per
+ * benchmark, named after it (create.join.json), and prints TAP.  Every
+ * record must be ok or unstable with a mean inside the benchmark's
+ * physical-plausibility bounds below, or na with a reason; the threads of
+ * a point asked to share a PU (same_pu, and yield and timeslice, which
+ * always do) must read back as that one PU, and cross_core points as the
+ * two PUs the topology offers; LogP records must satisfy their formula.
+ * The bounds are generous on purpose: they catch a broken benchmark (a
+ * lock that takes 0 ns or a second), never a slow machine.
+ */
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "topology.h"
+
+/* bench                 lo (ns)  hi (ns)   why the bounds */
+static const struct { const char *bench; double lo, hi; } bounds[] = {
+	{ "create",              1e3,     1e7 },  /* a thread: 1 us .. 10 ms */
+	{ "create.join",         1e3,     1e7 },
+	{ "yield",               20,      1e5 },  /* a syscall and a switch: 20 ns .. 100 us */
+	{ "timeslice",           1e5,     1e9 },  /* 100 us .. 1 s */
+	{ "cond.pingpong",       50,      1e7 },  /* two wakeups: 50 ns .. 10 ms */
+	{ "cond.signal",         0.1,     5e3 },  /* a call: 0.1 ns .. 5 us */
+	{ "cond.wait",           10,      1e7 },
+	{ "mutex.pingpong",      20,      1e7 },
+	{ "mutex.nocontention",  0.5,     5e3 },
+	{ "mutex.lockunlock",    1,       5e3 },
+	{ "mutex.lock",          0.5,     5e3 },
+	{ "mutex.unlock",        0.5,     5e3 },
+	{ "mutex.gap",           0.5,     1e6 },
+	{ "cond.gap",            1,       1e6 },
+};
+
+static struct ptb_topology *topo;
+
+static const char *str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+static int find_bounds(const char *bench)
+{
+	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
+		if (!strcmp(bounds[i].bench, bench))
+			return (int)i;
+	return -1;
+}
+
+static void check_logp(const json_t *r, const char *what)
+{
+	double rtt = json_number_value(json_object_get(r, "rtt"));
+	double o_s = json_number_value(json_object_get(r, "o_s"));
+	double o_r = json_number_value(json_object_get(r, "o_r"));
+	double L = json_number_value(json_object_get(r, "L"));
+	tap_ok(fabs(L - (rtt / 2 - o_s - o_r)) <= 1e-9 * fabs(rtt) && rtt > 0 &&
+	       json_is_number(json_object_get(r, "g")), "%s: L = rtt/2 - o_s - o_r", what);
+}
+
+/* The PUs a placement asks for, as the topology resolves them. */
+static bool asked(int placement, char *main_pu, char *client_pu, size_t len)
+{
+	struct ptb_pair pair;
+	ptb_placement_pair(topo, placement, &pair);
+	if (!pair.possible)
+		return false;
+	snprintf(main_pu, len, "%d", pair.pu[0]);
+	snprintf(client_pu, len, "%d", pair.pu[1]);
+	return true;
+}
+
+static void check_binding(const json_t *r, const char *what)
+{
+	const char *bench = str(r, "bench");
+	const char *place = str(json_object_get(r, "params"), "placement");
+	const json_t *b = json_object_get(r, "binding");
+	const char *main_b = str(b, "main");
+	const json_t *clients = json_object_get(b, "clients");
+	char want_main[16], want_client[16];
+	int pl;
+	size_t i;
+	json_t *c;
+
+	if (!strcmp(bench, "yield") || !strcmp(bench, "timeslice"))
+		pl = PTB_SAME_PU;
+	else if (place && (!strcmp(place, "same_pu") || !strcmp(place, "cross_core")))
+		pl = ptb_placement_from_name(place);
+	else
+		return;
+	if (!asked(pl, want_main, want_client, sizeof want_main)) {
+		tap_ok(0, "%s: ran although the topology cannot offer the placement", what);
+		return;
+	}
+	/* yield proxy=yes leaves the main thread unbound: only its clients yield */
+	bool main_free = !strcmp(bench, "yield") && !strcmp(str(json_object_get(r, "params"), "proxy"), "yes");
+	bool good = main_free || (main_b && !strcmp(main_b, want_main));
+	good &= json_array_size(clients) > 0;
+	json_array_foreach(clients, i, c)
+		good &= json_string_value(c) && !strcmp(json_string_value(c), want_client);
+	const char *first = json_string_value(json_array_get(clients, 0));
+	tap_ok(good, "%s: binding read back main=%s client=%s (asked %s / %s)", what,
+	       main_b ? main_b : "?", first ? first : "-", main_free ? "any" : want_main,
+	       want_client);
+}
+
+static void check_record(const json_t *r)
+{
+	const char *bench = str(r, "bench"), *status = str(r, "status"), *reason = str(r, "reason");
+	char what[256];
+	char *params = json_dumps(json_object_get(r, "params"), JSON_COMPACT | JSON_SORT_KEYS);
+
+	snprintf(what, sizeof what, "%s %s", bench ? bench : "?", params ? params : "{}");
+	free(params);
+	if (!bench || !status) {
+		tap_ok(0, "%s: record without bench or status", what);
+		return;
+	}
+	if (!strcmp(status, "na")) {
+		tap_ok(reason && reason[0], "%s: na with a reason (%s)", what, reason ? reason : "none");
+		return;
+	}
+	if (strcmp(status, "ok") && strcmp(status, "unstable")) {
+		tap_ok(0, "%s: status %s (%s)", what, status, reason ? reason : "no reason");
+		return;
+	}
+	if (!strncmp(bench, "logp.", 5)) {
+		check_logp(r, what);
+		return;
+	}
+	int k = find_bounds(bench);
+	double mean = json_number_value(json_object_get(r, "mean"));
+	if (k < 0) {
+		tap_ok(0, "%s: no plausibility bounds for this benchmark in smoke_check.c", what);
+		return;
+	}
+	tap_ok(mean >= bounds[k].lo && mean <= bounds[k].hi, "%s: %s, mean %.4g ns in [%g, %g]",
+	       what, status, mean, bounds[k].lo, bounds[k].hi);
+	check_binding(r, what);
+}
+
+/* "dir/mutex.lock.json" -> "mutex.lock" */
+static void bench_of(const char *path, char *out, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	snprintf(out, len, "%s", base ? base + 1 : path);
+	char *dot = strstr(out, ".json");
+	if (dot)
+		*dot = '\0';
+}
+
+int main(int argc, char **argv)
+{
+	char err[256];
+
+	if (!(topo = ptb_topology_load(NULL, err, sizeof err))) {
+		printf("1..0 # SKIP no topology: %s\n", err);
+		return 0;
+	}
+	for (int a = 1; a < argc; a++) {
+		char want[128];
+		json_error_t jerr;
+		json_t *run = json_load_file(argv[a], 0, &jerr), *r;
+		size_t i, seen = 0;
+
+		bench_of(argv[a], want, sizeof want);
+		if (!tap_ok(run != NULL, "%s: result file readable", want)) {
+			printf("#   %s\n", jerr.text);
+			continue;
+		}
+		json_array_foreach(json_object_get(run, "results"), i, r) {
+			const char *b = str(r, "bench");
+			seen += b && !strcmp(b, want);
+			check_record(r);
+		}
+		tap_ok(seen > 0, "%s: has records (%zu)", want, seen);
+		json_decref(run);
+	}
+	ptb_topology_free(topo);
+	tap_done();
+	return tap_exit();
+}
