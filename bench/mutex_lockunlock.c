@@ -7,12 +7,15 @@
  * threads=2 is the paper's row: an idle client thread exists for the whole
  * point, so the process is multi-threaded as the paper's SKaMPI process
  * was.  threads=1 measures a process that has no other thread, where a C
- * library may skip the atomic (lock-prefixed) instruction.  Two caveats:
- * such libraries remember that the process once had a second thread (glibc's
- * flag is never reset), so threads=1 is only meaningful in a process that
- * never created one -- the point is na when another thread exists now,
- * which is all a benchmark can see; and glibc 2.36 on x86-64 uses `lock
- * cmpxchg` in pthread_mutex_lock unconditionally, so there both rows agree.
+ * library may skip the atomic (lock-prefixed) instruction.  Caveats: such
+ * libraries remember that the process once had a second thread (glibc's
+ * flags are never reset), so threads=1 is only meaningful in a process
+ * that never created one -- after the threads=2 point of the same run it
+ * is not; the point is na when another thread exists now, which is all a
+ * benchmark can see.  And glibc 2.36 on x86-64 has no such fast path in
+ * these calls: pthread_mutex_lock always executes `lock cmpxchg` and
+ * pthread_mutex_unlock `xchg` (read from its disassembly), so there both
+ * rows agree.
  */
 #include <pthread.h>
 

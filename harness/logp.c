@@ -25,10 +25,12 @@
  *          (one figure is one round trip: main -> client -> main)
  *     g    cond.gap at the placement: time per message of a long burst
  *          of counter-and-signal messages
- *   L = rtt / 2 - o_s - o_r for both.  It may come out negative: o_r of
- *   cond.wait contains the wakeup the round trip also contains, and the
- *   uncontended mutex calls are not the contended ones of the ping-pong.
- *   It is reported as computed; the inputs say where it came from.
+ *   L = rtt / 2 - o_s - o_r for both.  Where the round trip puts a thread
+ *   to sleep and wakes it (a contended mutex, a condition wait that finds
+ *   no signal), L absorbs that wake-up, which the overheads measured alone
+ *   do not contain; and L may come out negative when those overheads
+ *   exceed half the round trip.  It is reported as computed, with the
+ *   inputs it came from.
  *
  * Of several records of one input (a sweep over `mutexes`) the one with
  * the default value is taken, else the first.  An input counts when its
