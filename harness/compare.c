@@ -5,13 +5,24 @@
  * per-timing samples with the Mann-Whitney U test and the Hodges-Lehmann
  * shift (harness/mannwhitney.c): a regression needs p < alpha AND the whole
  * 95 % CI of the shift above +threshold % of the base median, so a tiny but
- * significant change or a large but uncertain one never fails a build.  A
- * point the harness could not measure to its stopping rule (status
- * unstable) is never called a regression or an improvement: its timings
- * wander more than their spread within one run says, which is exactly
- * what a second run of the same code on a noisy machine shows.  Points
- * without samples (na, LogP, transcribed data) are listed as not
- * comparable.  Exit 0 no regression, 1 regression, 2 bad input.
+ * significant change or a large but uncertain one never fails a build.
+ *
+ * The timings of one run only show how a point varies within that run.
+ * Between two runs of the same code a point can move as a whole -- on a
+ * shared VM a single lock/unlock was seen 45 % slower in the next run, with
+ * every timing of both runs within 2 % -- so each CI is widened by the
+ * run-to-run noise, estimated from the runs themselves: the spread (1.4826
+ * x median absolute deviation) of the shifts of all points, which a change
+ * that moves a few points, or all of them alike, hardly widens, but two runs
+ * that disagree everywhere do.  It is added to the CI in quadrature, at
+ * the z that keeps the chance of any unchanged point crossing it at 5 %
+ * over all the points.  A point the harness could not measure to its
+ * stopping rule (status unstable) is never called a regression or an
+ * improvement: its timings wander within a run, some bimodally (an unbound
+ * ping-pong whose threads the scheduler puts on one CPU or two), and
+ * another run catches them elsewhere.  Points without samples (na, LogP,
+ * transcribed data) are listed as not comparable.  Exit 0 no regression,
+ * 1 regression, 2 bad input.
  */
 #include <config.h>
 
@@ -38,12 +49,32 @@ struct opts {
 	int json;
 };
 
+/* Points with a CI needed to estimate the run-to-run noise. */
+#define PTB_NOISE_MIN_POINTS 6
+/* Chance that any unchanged point crosses the noise band (Bonferroni). */
+#define PTB_NOISE_FAMILY_ALPHA 0.05
+
 /* The judgement of one point present in both runs. */
 struct judged {
 	enum verdict v;
 	const char *why;     /* for inconclusive: what is missing */
-	int nb, nn;
+	int nb, nn, ok;      /* ok: both records have status ok */
 	double base_med, new_med, change_pct, p, shift_pct, lo_pct, hi_pct;
+	double lo_w, hi_w;   /* the CI widened by the run-to-run noise */
+};
+
+/* One point of base, with its counterpart in new when there is one. */
+struct point {
+	const char *key;
+	const json_t *base, *next;
+	char why[160];       /* not comparable: why; "" when judged */
+	struct judged j;
+};
+
+/* The run-to-run noise, in % of the base median. */
+struct noise {
+	int n;               /* points with a CI */
+	double tau, z;       /* 0 and 0 when n < PTB_NOISE_MIN_POINTS or no spread */
 };
 
 static const char usage[] =
@@ -148,56 +179,149 @@ static double median(double *x, int n)
 
 /* ---- judging ------------------------------------------------------------ */
 
-/* Regression or improvement, or else same / inconclusive, as the header says. */
-static enum verdict decide(const struct opts *o, struct judged *j, int both_ok)
+/* A CI side widened by the noise band, in quadrature. */
+static double widen(double half, double band)
 {
-	double t = o->threshold;
+	return sqrt(half * half + band * band);
+}
+
+/* Regression or improvement, or else same / inconclusive, as the header says. */
+static enum verdict decide(const struct opts *o, const struct noise *nz, struct judged *j)
+{
+	double t = o->threshold, band = nz->z * nz->tau;
 	if (isnan(j->lo_pct))
 		return j->why = "too few timings for a 95 % CI", V_INCONCLUSIVE;
-	if (j->p < o->alpha && (j->lo_pct > t || j->hi_pct < -t)) {
-		if (!both_ok)
-			return j->why = "status unstable: the stopping rule never held", V_INCONCLUSIVE;
-		return j->lo_pct > t ? V_REGRESSION : V_IMPROVEMENT;
-	}
-	if (j->lo_pct >= -t && j->hi_pct <= t)
+	j->lo_w = j->shift_pct - widen(j->shift_pct - j->lo_pct, band);
+	j->hi_w = j->shift_pct + widen(j->hi_pct - j->shift_pct, band);
+	int beyond = j->p < o->alpha && (j->lo_w > t || j->hi_w < -t);
+	if (beyond && !j->ok)
+		return j->why = "status unstable: the stopping rule never held", V_INCONCLUSIVE;
+	if (beyond)
+		return j->lo_w > t ? V_REGRESSION : V_IMPROVEMENT;
+	if (j->lo_w >= -t && j->hi_w <= t)
 		return V_SAME;
+	if (j->p < o->alpha && (j->lo_pct > t || j->hi_pct < -t))
+		return j->why = "within the run-to-run noise", V_INCONCLUSIVE;
 	return j->why = j->p < o->alpha ? "the CI reaches across the threshold"
 					: "not significant, and the CI is not within the threshold",
 	       V_INCONCLUSIVE;
 }
 
-static void judge(const struct opts *o, double *b, int nb, double *n, int nn,
-		  int both_ok, struct judged *j)
+/* The statistics of a point; its verdict waits for the noise estimate. */
+static void judge(double *b, int nb, double *n, int nn, struct judged *j)
 {
 	struct ptb_mw mw;
-	*j = (struct judged){ .nb = nb, .nn = nn };
 	ptb_mann_whitney(b, nb, n, nn, &mw);
+	j->nb = nb;
+	j->nn = nn;
 	j->base_med = median(b, nb);
 	j->new_med = median(n, nn);
 	j->p = mw.p;
-	if (!(j->base_med > 0)) {
-		j->change_pct = j->shift_pct = j->lo_pct = j->hi_pct = NAN;
-		j->why = "base median is not positive";
-		j->v = V_INCONCLUSIVE;
+	j->change_pct = j->shift_pct = j->lo_pct = j->hi_pct = j->lo_w = j->hi_w = NAN;
+	if (!(j->base_med > 0))
 		return;
-	}
 	j->change_pct = 100 * (j->new_med - j->base_med) / j->base_med;
 	j->shift_pct = 100 * mw.shift / j->base_med;
 	j->lo_pct = 100 * mw.shift_lo / j->base_med;
 	j->hi_pct = 100 * mw.shift_hi / j->base_med;
-	j->v = decide(o, j, both_ok);
 }
 
-/* ---- printing ----------------------------------------------------------- */
+/* z with P(|Z| > z) = a, by bisection on erfc. */
+static double z_two_sided(double a)
+{
+	double lo = 0, hi = 40;
+	for (int i = 0; i < 100; i++) {
+		double mid = (lo + hi) / 2;
+		if (erfc(mid / M_SQRT2) > a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* The run-to-run noise from the shifts of every point with a CI. */
+static void estimate_noise(const struct point *pts, int npts, struct noise *nz)
+{
+	double *s = malloc((size_t)(npts + 1) * sizeof *s);
+	*nz = (struct noise){ 0 };
+	for (int i = 0; s && i < npts; i++)
+		if (!pts[i].why[0] && !isnan(pts[i].j.lo_pct))
+			s[nz->n++] = pts[i].j.shift_pct;
+	if (s && nz->n >= PTB_NOISE_MIN_POINTS) {
+		double m = median(s, nz->n);
+		for (int i = 0; i < nz->n; i++)
+			s[i] = fabs(s[i] - m);
+		nz->tau = 1.4826 * median(s, nz->n);
+	}
+	if (nz->tau > 0)
+		nz->z = z_two_sided(PTB_NOISE_FAMILY_ALPHA / nz->n);
+	free(s);
+}
+
+/* ---- the comparison ----------------------------------------------------- */
 
 struct report {
 	const struct opts *o;
 	const char *base_path, *new_path;
 	const json_t *base, *next;
-	json_t *points, *only_base, *only_new, *not_comparable;   /* for JSON */
+	struct point *pts;      /* base's points that new has too, in base's order */
+	int npts;
+	struct noise noise;
+	json_t *only_base, *only_new;
 	int count[V_COUNT];
-	json_t *regressed;   /* "point (+12.3 %)" for the summary line */
 };
+
+/* Fill a point: its samples' statistics, or why it cannot be compared. */
+static void measure_point(struct point *pt)
+{
+	const char *why_b = NULL, *why_n = NULL;
+	int nb = 0, nn = 0;
+	double *xb = samples_of(pt->base, &nb, &why_b), *xn = samples_of(pt->next, &nn, &why_n);
+	if (xb && xn) {
+		judge(xb, nb, xn, nn, &pt->j);
+		pt->j.ok = is_ok(pt->base) && is_ok(pt->next);
+	} else {
+		snprintf(pt->why, sizeof pt->why, "%s%s%s%s%s", why_b ? "base: " : "",
+			 why_b ? why_b : "", why_b && why_n ? "; " : "", why_n ? "new: " : "",
+			 why_n ? why_n : "");
+	}
+	free(xb);
+	free(xn);
+}
+
+/* Pair the points (base's order), estimate the noise, give the verdicts. */
+static int compare_runs(struct report *r, json_t *ib, json_t *in)
+{
+	const char *key;
+	json_t *rec;
+	r->pts = calloc(json_object_size(ib) + 1, sizeof *r->pts);
+	r->only_base = json_array();
+	r->only_new = json_array();
+	if (!r->pts)
+		return fail("out of memory");
+	json_object_foreach(ib, key, rec) {
+		struct point *pt = &r->pts[r->npts];
+		if (!(pt->next = json_object_get(in, key))) {
+			json_array_append_new(r->only_base, json_string(key));
+			continue;
+		}
+		pt->key = key;
+		pt->base = rec;
+		measure_point(pt);
+		r->npts++;
+	}
+	json_object_foreach(in, key, rec)
+		if (!json_object_get(ib, key))
+			json_array_append_new(r->only_new, json_string(key));
+	estimate_noise(r->pts, r->npts, &r->noise);
+	for (int i = 0; i < r->npts; i++)
+		if (!r->pts[i].why[0])
+			r->count[(r->pts[i].j.v = decide(r->o, &r->noise, &r->pts[i].j))]++;
+	return 0;
+}
+
+/* ---- Markdown ----------------------------------------------------------- */
 
 static void fmt_pct(char *buf, size_t len, double pct)
 {
@@ -205,6 +329,14 @@ static void fmt_pct(char *buf, size_t len, double pct)
 		snprintf(buf, len, "-");
 	else
 		snprintf(buf, len, "%+.1f %%", pct);
+}
+
+static void fmt_ci(char *buf, size_t len, double lo, double hi)
+{
+	if (isnan(lo))
+		snprintf(buf, len, "-");
+	else
+		snprintf(buf, len, "[%+.1f, %+.1f]", lo, hi);
 }
 
 static void fmt_p(char *buf, size_t len, double p)
@@ -215,41 +347,21 @@ static void fmt_p(char *buf, size_t len, double p)
 		snprintf(buf, len, "%.4f", p);
 }
 
-static void md_point(const char *key, const struct judged *j)
+static void md_point(const struct point *pt)
 {
-	char bm[32], nm[32], ch[32], p[32], sh[32], ci[64];
+	const struct judged *j = &pt->j;
+	char bm[32], nm[32], ch[32], p[32], sh[32], ci[64], wide[64];
+	int reg = j->v == V_REGRESSION, inc = j->v == V_INCONCLUSIVE;
 	ptb_fmt_us(bm, sizeof bm, j->base_med);
 	ptb_fmt_us(nm, sizeof nm, j->new_med);
 	fmt_pct(ch, sizeof ch, j->change_pct);
 	fmt_p(p, sizeof p, j->p);
 	fmt_pct(sh, sizeof sh, j->shift_pct);
-	if (isnan(j->lo_pct))
-		ci[0] = 0;
-	else
-		snprintf(ci, sizeof ci, " [%+.1f, %+.1f]", j->lo_pct, j->hi_pct);
-	printf("| %s | %d / %d | %s | %s | %s | %s | %s%s | %s%s%s%s%s |\n", key, j->nb, j->nn,
-	       bm, nm, ch, p, sh, ci, j->v == V_REGRESSION ? "**" : "", verdict_name[j->v],
-	       j->v == V_REGRESSION ? "**" : "", j->v == V_INCONCLUSIVE ? ": " : "",
-	       j->v == V_INCONCLUSIVE ? j->why : "");
-}
-
-static json_t *jnum_or_null(double x)
-{
-	return isfinite(x) ? json_real(x) : json_null();
-}
-
-static json_t *json_point(const char *key, const json_t *rec, const struct judged *j)
-{
-	return json_pack("{s:s?, s:O?, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:[o,o], s:s, s:s?}",
-			 "bench", ptb_jstr(rec, "bench"), "params", json_object_get(rec, "params"),
-			 "key", key, "n_base", j->nb, "n_new", j->nn,
-			 "base_median_ns", jnum_or_null(j->base_med),
-			 "new_median_ns", jnum_or_null(j->new_med),
-			 "change_pct", jnum_or_null(j->change_pct), "p", jnum_or_null(j->p),
-			 "shift_pct", jnum_or_null(j->shift_pct),
-			 "shift_ci95_pct", jnum_or_null(j->lo_pct), jnum_or_null(j->hi_pct),
-			 "verdict", verdict_name[j->v],
-			 "why", j->v == V_INCONCLUSIVE ? j->why : NULL);
+	fmt_ci(ci, sizeof ci, j->lo_pct, j->hi_pct);
+	fmt_ci(wide, sizeof wide, j->lo_w, j->hi_w);
+	printf("| %s | %d / %d | %s | %s | %s | %s | %s %s | %s | %s%s%s%s%s |\n", pt->key,
+	       j->nb, j->nn, bm, nm, ch, p, sh, ci, wide, reg ? "**" : "", verdict_name[j->v],
+	       reg ? "**" : "", inc ? ": " : "", inc ? j->why : "");
 }
 
 /* What a run is, for the header: "host, date". */
@@ -258,56 +370,6 @@ static void describe(const json_t *run, char *buf, size_t len)
 	const json_t *ctx = json_object_get(run, "context");
 	const char *host = ptb_jstr(ctx, "host"), *date = ptb_jstr(ctx, "date");
 	snprintf(buf, len, "%s, %s", host ? host : "unknown host", date ? date : "undated");
-}
-
-/* ---- the comparison ----------------------------------------------------- */
-
-static void note_regression(struct report *r, const char *key, const struct judged *j)
-{
-	char text[600];
-	snprintf(text, sizeof text, "%s (%+.1f %%)", key, j->shift_pct);
-	json_array_append_new(r->regressed, json_string(text));
-}
-
-/* One point present in both files. */
-static void compare_point(struct report *r, const char *key, const json_t *b, const json_t *n)
-{
-	const char *why_b = NULL, *why_n = NULL;
-	int nb = 0, nn = 0;
-	double *xb = samples_of(b, &nb, &why_b), *xn = samples_of(n, &nn, &why_n);
-	if (!xb || !xn) {
-		char why[160];
-		snprintf(why, sizeof why, "%s%s%s%s%s", why_b ? "base: " : "", why_b ? why_b : "",
-			 why_b && why_n ? "; " : "", why_n ? "new: " : "", why_n ? why_n : "");
-		json_array_append_new(r->not_comparable, json_pack("{s:s, s:s}", "key", key, "why", why));
-	} else {
-		struct judged j;
-		int both_ok = is_ok(b) && is_ok(n);
-		judge(r->o, xb, nb, xn, nn, both_ok, &j);
-		r->count[j.v]++;
-		if (j.v == V_REGRESSION)
-			note_regression(r, key, &j);
-		if (r->o->json)
-			json_array_append_new(r->points, json_point(key, b, &j));
-		else
-			md_point(key, &j);
-	}
-	free(xb);
-	free(xn);
-}
-
-static void md_list(const char *title, const json_t *list, int with_why)
-{
-	json_t *e;
-	size_t i;
-	if (json_array_size(list) == 0)
-		return;
-	printf("\n%s:\n", title);
-	json_array_foreach(list, i, e)
-		if (with_why)
-			printf("- %s: %s\n", ptb_jstr(e, "key"), ptb_jstr(e, "why"));
-		else
-			printf("- %s\n", json_string_value(e));
 }
 
 /* Runs from two machines differ for reasons no code change explains. */
@@ -339,84 +401,110 @@ static void md_header(const struct report *r)
 	if (warning)
 		printf("warning: %s\n", warning);
 	printf("A regression needs p < %g (two-sided Mann-Whitney U) and the whole 95 %% CI "
-	       "of the Hodges-Lehmann shift above +%g %% of the base median.\n\n",
-	       r->o->alpha, r->o->threshold);
+	       "of the Hodges-Lehmann shift, widened by the run-to-run noise, above +%g %% "
+	       "of the base median.\n", r->o->alpha, r->o->threshold);
+	if (r->noise.n >= PTB_NOISE_MIN_POINTS)
+		printf("Run-to-run noise: +-%.1f %% (1.4826 x MAD of the shifts of %d points), "
+		       "added at z = %.2f.\n\n", r->noise.tau, r->noise.n, r->noise.z);
+	else
+		printf("Run-to-run noise: not estimated (%d points with a CI, fewer than %d).\n\n",
+		       r->noise.n, PTB_NOISE_MIN_POINTS);
 	printf("| Point | Timings base / new | Base median (µs) | New median (µs) | Change "
-	       "| p | Shift, 95 %% CI (%%) | Verdict |\n");
-	printf("|---|---:|---:|---:|---:|---:|---|---|\n");
+	       "| p | Shift, 95 %% CI (%%) | With run noise (%%) | Verdict |\n");
+	printf("|---|---:|---:|---:|---:|---:|---|---|---|\n");
 }
 
-static void summary_line(const struct report *r)
+static void md_list(const char *title, const json_t *list)
 {
-	const json_t *e;
+	json_t *e;
 	size_t i;
+	if (json_array_size(list) == 0)
+		return;
+	printf("\n%s:\n", title);
+	json_array_foreach(list, i, e)
+		printf("- %s\n", json_string_value(e));
+}
+
+static void md_out(const struct report *r)
+{
+	int n = 0;
+	md_header(r);
+	for (int i = 0; i < r->npts; i++)
+		if (!r->pts[i].why[0])
+			md_point(&r->pts[i]);
+	for (int i = 0; i < r->npts; i++)
+		if (r->pts[i].why[0])
+			printf("%s- %s: %s\n", n++ ? "" : "\nNot comparable (no samples):\n",
+			       r->pts[i].key, r->pts[i].why);
+	md_list("Only in base", r->only_base);
+	md_list("Only in new", r->only_new);
 	printf("\n%d regression%s, %d improvement%s, %d same, %d inconclusive%s",
 	       r->count[V_REGRESSION], r->count[V_REGRESSION] == 1 ? "" : "s",
 	       r->count[V_IMPROVEMENT], r->count[V_IMPROVEMENT] == 1 ? "" : "s",
 	       r->count[V_SAME], r->count[V_INCONCLUSIVE],
-	       json_array_size(r->regressed) ? ": regressed " : ".");
-	json_array_foreach(r->regressed, i, e)
-		printf("%s%s", i ? ", " : "", json_string_value(e));
+	       r->count[V_REGRESSION] ? ": regressed " : ".");
+	n = 0;
+	for (int i = 0; i < r->npts; i++)
+		if (!r->pts[i].why[0] && r->pts[i].j.v == V_REGRESSION)
+			printf("%s%s (%+.1f %%)", n++ ? ", " : "", r->pts[i].key, r->pts[i].j.shift_pct);
 	putchar('\n');
+}
+
+/* ---- JSON --------------------------------------------------------------- */
+
+static json_t *jnum_or_null(double x)
+{
+	return isfinite(x) ? json_real(x) : json_null();
+}
+
+static json_t *json_point(const struct point *pt)
+{
+	const struct judged *j = &pt->j;
+	return json_pack("{s:s?, s:O?, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:[o,o], s:[o,o], "
+			 "s:s, s:s?}",
+			 "bench", ptb_jstr(pt->base, "bench"),
+			 "params", json_object_get(pt->base, "params"), "key", pt->key,
+			 "n_base", j->nb, "n_new", j->nn,
+			 "base_median_ns", jnum_or_null(j->base_med),
+			 "new_median_ns", jnum_or_null(j->new_med),
+			 "change_pct", jnum_or_null(j->change_pct), "p", jnum_or_null(j->p),
+			 "shift_pct", jnum_or_null(j->shift_pct),
+			 "shift_ci95_pct", jnum_or_null(j->lo_pct), jnum_or_null(j->hi_pct),
+			 "with_noise_ci95_pct", jnum_or_null(j->lo_w), jnum_or_null(j->hi_w),
+			 "verdict", verdict_name[j->v],
+			 "why", j->v == V_INCONCLUSIVE ? j->why : NULL);
 }
 
 static void json_out(const struct report *r)
 {
 	char b[160], n[160];
+	json_t *points = json_array(), *nc = json_array();
+	for (int i = 0; i < r->npts; i++)
+		if (r->pts[i].why[0])
+			json_array_append_new(nc, json_pack("{s:s, s:s}", "key", r->pts[i].key,
+							    "why", r->pts[i].why));
+		else
+			json_array_append_new(points, json_point(&r->pts[i]));
 	describe(r->base, b, sizeof b);
 	describe(r->next, n, sizeof n);
 	json_t *doc = json_pack(
-		"{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s?, s:f, s:f, s:O, s:O, s:O, s:O, "
-		"s:{s:i, s:i, s:i, s:i}}",
+		"{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s?, s:f, s:f, s:{s:i, s:o, s:o}, "
+		"s:o, s:O, s:O, s:o, s:{s:i, s:i, s:i, s:i}}",
 		"schema", "ptbench-compare/1",
 		"base", "file", r->base_path, "run", b, "new", "file", r->new_path, "run", n,
 		"warning", machine_warning(r),
 		"alpha", r->o->alpha, "threshold_pct", r->o->threshold,
-		"points", r->points, "only_in_base", r->only_base, "only_in_new", r->only_new,
-		"not_comparable", r->not_comparable,
+		"run_noise", "points", r->noise.n,
+		"tau_pct", r->noise.n >= PTB_NOISE_MIN_POINTS ? json_real(r->noise.tau) : json_null(),
+		"z", r->noise.z > 0 ? json_real(r->noise.z) : json_null(),
+		"points", points, "only_in_base", r->only_base, "only_in_new", r->only_new,
+		"not_comparable", nc,
 		"summary", "regression", r->count[V_REGRESSION], "improvement",
 		r->count[V_IMPROVEMENT], "same", r->count[V_SAME], "inconclusive",
 		r->count[V_INCONCLUSIVE]);
 	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(10));
 	putchar('\n');
 	json_decref(doc);
-}
-
-/* Walk base's points in its order, then new's points that base lacks. */
-static void compare_runs(struct report *r, json_t *ib, json_t *in)
-{
-	json_t *rec;
-	const char *key;
-	r->points = json_array();
-	r->regressed = json_array();
-	r->only_base = json_array();
-	r->only_new = json_array();
-	r->not_comparable = json_array();
-	if (!r->o->json)
-		md_header(r);
-	json_object_foreach(ib, key, rec) {
-		const json_t *other = json_object_get(in, key);
-		if (other)
-			compare_point(r, key, rec, other);
-		else
-			json_array_append_new(r->only_base, json_string(key));
-	}
-	json_object_foreach(in, key, rec)
-		if (!json_object_get(ib, key))
-			json_array_append_new(r->only_new, json_string(key));
-	if (r->o->json) {
-		json_out(r);
-	} else {
-		md_list("Not comparable (no samples)", r->not_comparable, 1);
-		md_list("Only in base", r->only_base, 0);
-		md_list("Only in new", r->only_new, 0);
-		summary_line(r);
-	}
-	json_decref(r->points);
-	json_decref(r->regressed);
-	json_decref(r->only_base);
-	json_decref(r->only_new);
-	json_decref(r->not_comparable);
 }
 
 /* ---- options ------------------------------------------------------------ */
@@ -494,12 +582,20 @@ int ptb_compare_main(int argc, char **argv)
 	rc = index_points(r.base, r.base_path, &ib);
 	if (!rc)
 		rc = index_points(r.next, r.new_path, &in);
+	if (!rc)
+		rc = compare_runs(&r, ib, in);
 	if (!rc) {
-		compare_runs(&r, ib, in);
+		if (o.json)
+			json_out(&r);
+		else
+			md_out(&r);
 		rc = r.count[V_REGRESSION] ? 1 : 0;
 		if (fflush(stdout) || ferror(stdout))
 			rc = fail("cannot write the report");
 	}
+	free(r.pts);
+	json_decref(r.only_base);
+	json_decref(r.only_new);
 	json_decref(ib);
 	json_decref(in);
 	json_decref((json_t *)r.base);

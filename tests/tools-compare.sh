@@ -4,7 +4,8 @@
 # fixed samples): identical runs are the same, every sample x 1.25 is a
 # regression named on the summary line, x 0.8 an improvement, overlapping
 # noisy samples and a single timing are inconclusive, an unstable point is
-# never a regression, points without samples or in one file only are listed;
+# never a regression, runs that disagree everywhere widen every CI by their
+# run-to-run noise, points without samples or in one file only are listed;
 # plus golden Markdown and JSON reports.
 . "$top_srcdir/tests/tap.sh"
 
@@ -54,6 +55,18 @@ is "mixed: variables in another order still match" "cond.pingpong placement=cros
 check "mixed: an na point is not comparable" grep -q '^- create detach=yes scope=process: base: na; new: na$' "$work/out.txt"
 check "mixed: a point only in base is listed" sh -c "sed -n '/^Only in base:/,/^\$/p' '$work/out.txt' | grep -qx -- '- mutex.unlock mutexes=1024'"
 check "mixed: a point only in new is listed" sh -c "sed -n '/^Only in new:/,/^\$/p' '$work/out.txt' | grep -qx -- '- yield proxy=no'"
+
+# Run-to-run noise: two runs whose points each moved as a whole (timings
+# tight within each run) say nothing about the code; one point 20 % slower
+# among steady ones does.
+cmp_case 0 "a noisy machine: levels apart, timings tight" tools-suite-a.json tools-suite-noisy.json
+is "noisy machine: +45 % with tight timings is within the run-to-run noise" \
+	"mutex.pingpong placement=same_pu" "inconclusive: within the run-to-run noise"
+check "noisy machine: the noise estimate is printed" grep -q '^Run-to-run noise: +-29.6 % (1.4826 x MAD of the shifts of 10 points), added at z = 2.81\.$' "$work/out.txt"
+cmp_case 1 "one point 20 % slower among steady ones" tools-suite-a.json tools-suite-one.json
+is "one slower point: a regression" "mutex.pingpong placement=same_pu" "**regression**"
+check "one slower point: the only one named, the rest same" \
+	grep -q '^1 regression, 0 improvements, 9 same, 0 inconclusive: regressed mutex.pingpong placement=same_pu (+20.3 %)$' "$work/out.txt"
 
 cmp_case 1 "a higher threshold is honoured (+19.8 % vs 10 %)" --threshold 10 tools-base.json tools-mixed.json
 cmp_case 0 "a threshold above the shift passes (+19.8 % vs 25 %)" --threshold 25 tools-base.json tools-mixed.json
