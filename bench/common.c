@@ -8,19 +8,40 @@
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "bench/common.h"
 
-static void idle_body(void *arg, uint64_t n)
-{
-}
+static pthread_t idle_thread;
+static bool idle_running;
 
-static const struct ptb_client_ops idle_ops = { .body = idle_body };
+static void *idle_main(void *arg)
+{
+	for (;;)
+		pause();        /* a cancellation point */
+	return arg;
+}
 
 int ptb_bench_idle_helper(struct ptb_point *p)
 {
-	return ptb_client_start(p, &idle_ops, NULL);
+	int rc = pthread_create(&idle_thread, NULL, idle_main, NULL);
+	if (rc != 0) {
+		ptb_point_error(p, "idle helper thread: pthread_create: %s", strerror(rc));
+		return -1;
+	}
+	idle_running = true;
+	return 0;
+}
+
+void ptb_bench_idle_stop(void)
+{
+	if (!idle_running)
+		return;
+	pthread_cancel(idle_thread);
+	pthread_join(idle_thread, NULL);
+	idle_running = false;
 }
 
 int ptb_bench_pin_same_pu(struct ptb_point *p)

@@ -18,10 +18,15 @@
 
 #include "ptbench.h"
 
-/* Start a client that does nothing: the process then has a second thread
- * for the whole point, and any single-threaded fast path of the C library
- * is off, as it was in the paper's multi-threaded SKaMPI process. */
+/* Start a thread that only sleeps, so that the process has a second thread
+ * for the whole point and any single-threaded fast path of the C library
+ * is off, as it was in the paper's multi-threaded SKaMPI process.  It is
+ * not a harness client: a client is woken before and acknowledges after
+ * every timing, and that wakeup could preempt the main thread inside a
+ * timing of nanosecond calls.  ptb_bench_idle_stop (teardown) cancels and
+ * joins it; it does nothing when no helper runs. */
 int ptb_bench_idle_helper(struct ptb_point *p);
+void ptb_bench_idle_stop(void);
 
 /* Put the main thread and the clients started afterwards on one PU
  * (sys->pairs[PTB_SAME_PU]), for benchmarks that only make sense there and

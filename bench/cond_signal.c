@@ -5,7 +5,7 @@
  * overhead o_s for condition variables (a signal without a waiter is
  * discarded, so the call's own cost is all there is to time).
  *
- * An idle client thread exists during the point, as for mutex.lockunlock
+ * An idle thread exists during the point, as for mutex.lockunlock
  * threads=2: o_s is combined with the two-thread ping-pong and wait figures
  * in the LogP derivation, so it is measured in the same multi-threaded
  * process state (no single-threaded shortcut of the C library).  The
@@ -39,6 +39,8 @@ static void signal_run(struct ptb_point *p, uint64_t n)
 static void signal_teardown(struct ptb_point *p)
 {
 	struct signal_state *st = p->state;
+
+	ptb_bench_idle_stop();
 	pthread_cond_destroy(&st->c);
 }
 

@@ -116,6 +116,7 @@ static void unlock_check(struct ptb_point *p, uint64_t n) { restore(p, n, ptb_mu
 
 static void array_teardown(struct ptb_point *p)
 {
+	ptb_bench_idle_stop();
 	ptb_mutex_pool_fini(&((struct array *)p->state)->pool);
 }
 

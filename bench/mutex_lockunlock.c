@@ -4,7 +4,7 @@
  * (the paper's "Mutex lock and unlock", after Mueller).  Nobody else ever
  * touches the mutex, so this is the uncontended fast path of both calls.
  *
- * threads=2 is the paper's row: an idle client thread exists for the whole
+ * threads=2 is the paper's row: an idle thread exists for the whole
  * point, so the process is multi-threaded as the paper's SKaMPI process
  * was.  threads=1 measures a process that has no other thread, where a C
  * library may skip the atomic (lock-prefixed) instruction.  Caveats: such
@@ -54,6 +54,8 @@ static void lockunlock_run(struct ptb_point *p, uint64_t n)
 static void lockunlock_teardown(struct ptb_point *p)
 {
 	struct lockunlock *st = p->state;
+
+	ptb_bench_idle_stop();
 	pthread_mutex_destroy(&st->m);
 }
 

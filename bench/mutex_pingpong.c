@@ -27,7 +27,7 @@
  *
  * mutex.nocontention runs main's column alone (m1 and m3 then belong to
  * nobody, so every call takes the uncontended path): 4 locks and 4 unlocks
- * per iteration, / 4, the paper's estimate of o_s + o_r.  An idle client
+ * per iteration, / 4, the paper's estimate of o_s + o_r.  An idle thread
  * keeps the process multi-threaded, as in the ping-pong.
  */
 #include <pthread.h>
@@ -118,6 +118,8 @@ static void pingpong_run(struct ptb_point *p, uint64_t n)
 static void pingpong_teardown(struct ptb_point *p)
 {
 	struct pingpong *st = p->state;
+
+	ptb_bench_idle_stop();
 	pthread_mutex_unlock(&st->m[0]);
 	pthread_mutex_unlock(&st->m[2]);
 	for (int i = 0; i < 4; i++)
