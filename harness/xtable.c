@@ -6,8 +6,9 @@
  * reasons, unstable values marked -- and under it a block saying what each
  * machine was.  Rows come from harness/rows.c in its order; a LogP record
  * (logp.mutex / logp.cond) becomes five rows, o_s, o_r, L, g and RTT, under
- * a group naming the mechanism and placement, each cell footnoted with the
- * points it was derived from.  Columns keep the order of the files on the
+ * a group naming the mechanism and placement, each value footnoted with
+ * the points it was derived from (a placement no machine has figures for
+ * folds into one N/A row).  Columns keep the order of the files on the
  * command line.  The table is first built as a grid of strings, then
  * printed as Markdown (aligned, readable on a terminal), CSV or HTML, so
  * the three formats cannot disagree.  Figures transcribed from a paper
@@ -67,6 +68,7 @@ struct column {
 
 struct row {
 	int order, sub, seq;       /* sort keys: rows.c's order, LogP field, arrival */
+	int hidden;                /* folded into the row above it */
 	char group[192], label[128];
 	const char *footnote;      /* rows.c's: how our test differs from the paper's */
 	const json_t **rec;        /* per column; NULL = the machine has no such point */
@@ -433,6 +435,12 @@ static double figure(struct table *t, const json_t *rec, const char **note)
 	return v;
 }
 
+static int has_value(const json_t *rec)
+{
+	const char *status = ptb_jstr(rec, "status");
+	return status && (!strcmp(status, "ok") || !strcmp(status, "unstable"));
+}
+
 static void cell_text(struct table *t, const struct row *r, int c, char *buf, size_t len)
 {
 	const json_t *rec = r->rec[c];
@@ -443,7 +451,7 @@ static void cell_text(struct table *t, const struct row *r, int c, char *buf, si
 		snprintf(buf, len, "-");
 		return;
 	}
-	int measured = status && (!strcmp(status, "ok") || !strcmp(status, "unstable"));
+	int measured = has_value(rec);
 	if (measured) {
 		double v = r->sub ? ptb_jnum(rec, logp_fields[r->sub - 1].key) : figure(t, rec, &note);
 		if (isnan(v))
@@ -463,7 +471,7 @@ static void cell_text(struct table *t, const struct row *r, int c, char *buf, si
 	size_t i;
 	json_array_foreach(json_object_get(rec, "footnotes"), i, fn)
 		mark(t, &m, json_string_value(fn));
-	if (r->sub) {
+	if (r->sub && measured) {
 		const char *in = ptb_jstr(json_object_get(rec, "inputs"), logp_fields[r->sub - 1].key);
 		char why[256];
 		snprintf(why, sizeof why, "%s derived from %s", logp_fields[r->sub - 1].key, in ? in : "");
@@ -472,27 +480,53 @@ static void cell_text(struct table *t, const struct row *r, int c, char *buf, si
 	append_marks(&m, buf, len);
 }
 
+/* A LogP placement no machine has figures for is one row, not five: its
+ * cells are N/A for a reason already given by the points it needs.  The
+ * rows are sorted, so a group's five are adjacent. */
+static void fold_empty_logp(struct table *t)
+{
+	for (int i = 0; i + NLOGP <= t->nrows; i++) {
+		int valued = 0;
+		if (t->row[i].sub != 1)
+			continue;
+		for (int k = i; k < i + NLOGP; k++)
+			for (int c = 0; c < t->ncols; c++)
+				valued |= has_value(t->row[k].rec[c]);
+		if (valued)
+			continue;
+		snprintf(t->row[i].label, sizeof t->row[i].label, "o_s, o_r, L, g, RTT");
+		for (int k = i + 1; k < i + NLOGP; k++)
+			t->row[k].hidden = 1;
+	}
+}
+
 static int build_grid(struct table *t, struct grid *g)
 {
 	char buf[512];
-	if (grid_init(g, t->nrows + 1, t->ncols + 2))
+	int shown = 0;
+	for (int i = 0; i < t->nrows; i++)
+		shown += !t->row[i].hidden;
+	if (grid_init(g, shown + 1, t->ncols + 2))
 		return -1;
 	grid_set(g, 0, 0, "Test");
 	for (int c = 0; c < t->ncols; c++)
 		grid_set(g, 0, c + 2, t->col[c].name);
-	for (int i = 0; i < t->nrows; i++) {
+	for (int i = 0, y = 1; i < t->nrows; i++) {
 		const struct row *r = &t->row[i];
 		int lone = !r->group[0];
 		struct marks m = { 0 };
+		if (r->hidden)
+			continue;
 		snprintf(buf, sizeof buf, "%s", r->label);
 		mark(t, &m, r->sub <= 1 ? r->footnote : NULL);
 		append_marks(&m, buf, sizeof buf);
-		grid_set(g, i + 1, 0, lone ? buf : r->group);
-		grid_set(g, i + 1, 1, lone ? "" : buf);
+		grid_set(g, y, 0, lone ? buf : r->group);
+		grid_set(g, y, 1, lone ? "" : buf);
 		for (int c = 0; c < t->ncols; c++) {
 			cell_text(t, r, c, buf, sizeof buf);
-			grid_set(g, i + 1, c + 2, buf);
+			grid_set(g, y, c + 2, buf);
 		}
+		y++;
 	}
 	return 0;
 }
@@ -773,6 +807,7 @@ int ptb_table_main(int argc, char **argv)
 	if (!rc) {
 		name_columns(&t);
 		qsort(t.row, (size_t)t.nrows, sizeof *t.row, row_cmp);
+		fold_empty_logp(&t);
 		if (build_grid(&t, &g) || build_machines(&t, &m) || build_notes(&t, &n))
 			rc = fail("out of memory");
 		else
