@@ -6,13 +6,12 @@
  *
  * threads=2 is the paper's row: an idle thread exists for the whole
  * point, so the process is multi-threaded as the paper's SKaMPI process
- * was.  threads=1 measures a process that has no other thread, where a C
- * library may skip the atomic (lock-prefixed) instruction.  Caveats: such
+ * was.  threads=1 measures a process that has never had another thread,
+ * where a C library may skip the atomic (lock-prefixed) instruction.  Such
  * libraries remember that the process once had a second thread (glibc's
- * flags are never reset), so threads=1 is only meaningful in a process
- * that never created one -- after the threads=2 point of the same run it
- * is not; the point is na when another thread exists now, which is all a
- * benchmark can see.  And glibc 2.36 on x86-64 has no such fast path in
+ * __libc_single_threaded is never set again), so threads=1 comes first in
+ * the default sweep and is na when the C library says the process is
+ * already multi-threaded.  glibc 2.36 on x86-64 has no such fast path in
  * these calls: pthread_mutex_lock always executes `lock cmpxchg` and
  * pthread_mutex_unlock `xchg` (read from its disassembly), so there both
  * rows agree.
@@ -39,6 +38,11 @@ static int lockunlock_setup(struct ptb_point *p)
 			     threads);
 		return -1;
 	}
+	if (ptb_libc_single_threaded() == 0) {
+		ptb_point_na(p, "threads=1: the C library already treats this process as "
+			     "multi-threaded (an earlier point created a thread); run threads=1 first");
+		return -1;
+	}
 	return 0;
 }
 
@@ -60,8 +64,8 @@ static void lockunlock_teardown(struct ptb_point *p)
 }
 
 static const struct ptb_param lockunlock_params[] = {
-	{ "threads", "2,1", "2,1", 0, 0,
-	  "2: an idle second thread exists (the paper's process); 1: the process has one thread" },
+	{ "threads", "1,2", "1,2", 0, 0,
+	  "1: the process has never had another thread; 2: an idle second thread exists (the paper's process)" },
 	{ NULL }
 };
 

@@ -32,7 +32,8 @@ struct rule {
 
 #define FN_PROXY    "a proxy thread does the measuring, as the paper did on AIX"
 #define FN_UNLOCKED "the signal is sent after unlocking the mutex; the rows above signal holding it"
-#define FN_ONE      "single-threaded process: glibc skips the atomic instruction then, unlike in the paper's multi-threaded test"
+#define FN_ONE      "single-threaded process: a C library may skip the atomic instruction then (glibc 2.36 on x86-64 does not); the paper's process was multi-threaded"
+#define FN_GAP      "not in the paper: a long burst of messages, the steady-state time per message (Culler et al.), the LogP gap g"
 #define FN_JOIN     "not in the paper: pthread_create and pthread_join of one thread"
 
 /* The paper's Table 1, top to bottom. */
@@ -66,8 +67,10 @@ static const struct rule logp[] = {
 
 /* Benchmarks the paper does not have but that we know something about. */
 static const struct rule extra[] = {
-	/* bench                 match  group  label  footnote */
-	{ "create.join",         "",    "",    NULL,  FN_JOIN },
+	/* bench                 match           group            label  footnote */
+	{ "create.join",         "",             "",              NULL,  FN_JOIN },
+	{ "cond.gap",            "placement=*",  "Condition gap", "%s",  FN_GAP },
+	{ "mutex.gap",           "placement=*",  "Mutex gap",     "%s",  FN_GAP },
 };
 
 /* Placements from nearest to farthest, with the paper's names. */

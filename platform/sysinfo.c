@@ -15,6 +15,9 @@
 #ifdef HAVE_GNU_LIBC_VERSION_H
 #include <gnu/libc-version.h>
 #endif
+#ifdef HAVE_SYS_SINGLE_THREADED_H
+#include <sys/single_threaded.h>
+#endif
 
 #include "cpuinfo.h"
 #include "sysinfo.h"
@@ -153,4 +156,15 @@ void ptb_sysinfo_read(struct ptb_sysinfo *si)
 	si->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	hypervisor(si);
 	scheduler(si, si->kernel);
+}
+
+/* glibc >= 2.32 exports the flag its own fast paths test; it is cleared
+ * by the first pthread_create and never set again. */
+int ptb_libc_single_threaded(void)
+{
+#ifdef HAVE_SYS_SINGLE_THREADED_H
+	return __libc_single_threaded ? 1 : 0;
+#else
+	return -1;
+#endif
 }

@@ -27,4 +27,8 @@ struct ptb_sysinfo {
 
 void ptb_sysinfo_read(struct ptb_sysinfo *si);
 
+/* Whether the C library still treats this process as single-threaded
+ * (and so may skip atomic instructions): 1 yes, 0 no, -1 cannot tell. */
+int ptb_libc_single_threaded(void);
+
 #endif

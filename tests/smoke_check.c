@@ -23,18 +23,18 @@
 static const struct { const char *bench; double lo, hi; } bounds[] = {
 	{ "create",              1e3,     1e7 },  /* a thread: 1 us .. 10 ms */
 	{ "create.join",         1e3,     1e7 },
-	{ "yield",               20,      1e5 },  /* a syscall and a switch: 20 ns .. 100 us */
+	{ "yield",               20,      1e7 },  /* a syscall and a switch: 20 ns .. a 10 ms slice of a stranger */
 	{ "timeslice",           1e5,     1e9 },  /* 100 us .. 1 s */
-	{ "cond.pingpong",       50,      1e7 },  /* two wakeups: 50 ns .. 10 ms */
+	{ "cond.pingpong",       50,      1e8 },  /* two wakeups: 50 ns .. many slices on a loaded machine */
 	{ "cond.signal",         0.1,     5e3 },  /* a call: 0.1 ns .. 5 us */
-	{ "cond.wait",           10,      1e7 },
-	{ "mutex.pingpong",      20,      1e7 },
+	{ "cond.wait",           10,      1e8 },
+	{ "mutex.pingpong",      20,      1e8 },
 	{ "mutex.nocontention",  0.5,     5e3 },
 	{ "mutex.lockunlock",    1,       5e3 },
 	{ "mutex.lock",          0.5,     5e3 },
 	{ "mutex.unlock",        0.5,     5e3 },
-	{ "mutex.gap",           0.5,     1e6 },
-	{ "cond.gap",            1,       1e6 },
+	{ "mutex.gap",           0.5,     1e8 },  /* a message may wait a slice when both PUs are busy */
+	{ "cond.gap",            1,       1e8 },
 };
 
 static struct ptb_topology *topo;
