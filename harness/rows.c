@@ -222,8 +222,11 @@ void ptb_row_of(const char *bench, const json_t *params, struct ptb_row *row)
 		row_from_rule(&paper[i], PTB_ROW_PAPER + 10 * i, params, wv, wval, row);
 	else if ((i = lookup(logp, NRULES(logp), bench, params, &wv, &wval)) >= 0)
 		row_from_rule(&logp[i], PTB_ROW_LOGP + 10 * i, params, wv, wval, row);
-	else if ((i = lookup(extra, NRULES(extra), bench, params, &wv, &wval)) >= 0)
-		row_by_name(bench, params, PTB_ROW_EXTRA, extra[i].footnote, row);
+	else if ((i = lookup(extra, NRULES(extra), bench, params, &wv, &wval)) >= 0 &&
+		 extra[i].label)
+		row_from_rule(&extra[i], PTB_ROW_EXTRA + 10 * i, params, wv, wval, row);
+	else if (i >= 0)
+		row_by_name(bench, params, PTB_ROW_EXTRA + 10 * i, extra[i].footnote, row);
 	else
 		row_by_name(bench, params, PTB_ROW_UNKNOWN, NULL, row);
 }
