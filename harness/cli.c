@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "info.h"
 #include "report.h"
 #include "result.h"
@@ -69,25 +70,13 @@ static const char main_usage[] =
 	"exit status: 0 success, 1 a point failed (timeout, crash, error) or a\n"
 	"regression, 2 bad input, 130 interrupted.  See ptbench(1).\n";
 
-__attribute__((format(printf, 1, 2)))
-static int bad_input(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("ptbench: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
-
 static int parse_double(const char *opt, const char *s, double lo, double hi, double *out)
 {
 	char *end;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || *end || !isfinite(v) || v < lo || v > hi)
-		return bad_input("%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
+		return ptb_bad_input(NULL, "%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
 	*out = v;
 	return 0;
 }
@@ -98,7 +87,7 @@ static int parse_int(const char *opt, const char *s, long lo, long hi, int *out)
 	errno = 0;
 	long v = strtol(s, &end, 10);
 	if (errno || end == s || *end || v < lo || v > hi)
-		return bad_input("%s: '%s' is not an integer in [%ld, %ld]", opt, s, lo, hi);
+		return ptb_bad_input(NULL, "%s: '%s' is not an integer in [%ld, %ld]", opt, s, lo, hi);
 	*out = (int)v;
 	return 0;
 }
@@ -155,19 +144,19 @@ static int run_option(struct ptb_run_opts *o, int c, const char *arg,
 	switch (c) {
 	case 'b':
 		if (o->npatterns == PTB_MAX_ARGS)
-			return bad_input("-b: too many patterns");
+			return ptb_bad_input(NULL, "-b: too many patterns");
 		patterns[o->npatterns++] = arg;
 		return 0;
 	case 'p':
 		if (o->nassign == PTB_MAX_ARGS)
-			return bad_input("-p: too many assignments");
+			return ptb_bad_input(NULL, "-p: too many assignments");
 		if (!strchr(arg, '=') || arg[0] == '=')
-			return bad_input("-p: '%s' is not VAR=VALUE[,VALUE...]", arg);
+			return ptb_bad_input(NULL, "-p: '%s' is not VAR=VALUE[,VALUE...]", arg);
 		assign[o->nassign++] = arg;
 		return 0;
 	case OPT_STOP:
 		if ((rule = ptb_stop_rule_from_name(arg)) < 0)
-			return bad_input("--stop: '%s' is not one of sd, se, ci", arg);
+			return ptb_bad_input(NULL, "--stop: '%s' is not one of sd, se, ci", arg);
 		l->rule = rule;
 		return 0;
 	case OPT_MAX_SD:  return parse_double("--max-sd", arg, 0.001, 100, &l->max_sd_pct);
@@ -178,12 +167,12 @@ static int run_option(struct ptb_run_opts *o, int c, const char *arg,
 	case OPT_QUICK:   return 0;   /* applied before the other options */
 	case 'o':
 		if (!*arg)
-			return bad_input("-o: empty file name");
+			return ptb_bad_input(NULL, "-o: empty file name");
 		o->out_path = arg;
 		return 0;
 	case OPT_FORMAT:
 		if ((rule = ptb_format_from_name(arg)) < 0)
-			return bad_input("--format: '%s' is not one of table, csv, json, gbench", arg);
+			return ptb_bad_input(NULL, "--format: '%s' is not one of table, csv, json, gbench", arg);
 		o->format = rule;
 		return 0;
 	case 'h':
@@ -210,17 +199,17 @@ static int cmd_run(int argc, char **argv)
 	optind = 1;
 	while ((c = getopt_long(argc, argv, ":b:p:o:h", run_options, NULL)) != -1) {
 		if (c == '?')
-			return bad_input("run: unknown option '%s' (see 'ptbench run --help')",
+			return ptb_bad_input(NULL, "run: unknown option '%s' (see 'ptbench run --help')",
 					 argv[optind - 1]);
 		if (c == ':')
-			return bad_input("run: option '%s' needs a value", argv[optind - 1]);
+			return ptb_bad_input(NULL, "run: option '%s' needs a value", argv[optind - 1]);
 		if (run_option(&o, c, optarg, patterns, assign))
 			return 2;
 	}
 	if (optind < argc)
-		return bad_input("run: unexpected argument '%s'", argv[optind]);
+		return ptb_bad_input(NULL, "run: unexpected argument '%s'", argv[optind]);
 	if (o.limits.min_timings > o.limits.max_timings)
-		return bad_input("--min-timings %d exceeds --max-timings %d",
+		return ptb_bad_input(NULL, "--min-timings %d exceeds --max-timings %d",
 				 o.limits.min_timings, o.limits.max_timings);
 	return ptb_run_suite(&o);
 }
@@ -230,7 +219,7 @@ static int cmd_run(int argc, char **argv)
 static int no_extra_args(const char *cmd, int argc, char **argv, int from)
 {
 	if (argc > from)
-		return bad_input("%s: unexpected argument '%s'", cmd, argv[from]);
+		return ptb_bad_input(NULL, "%s: unexpected argument '%s'", cmd, argv[from]);
 	return 0;
 }
 
@@ -274,7 +263,7 @@ static int cmd_info(int argc, char **argv)
 		else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
 			return puts("usage: ptbench info [--json]\n\nThis machine as ptbench sees it; --json prints the context object of a result file."), 0;
 		else
-			return bad_input("info: unexpected argument '%s'", argv[i]);
+			return ptb_bad_input(NULL, "info: unexpected argument '%s'", argv[i]);
 	}
 	if (ptb_system_init(&sys, err, sizeof err) < 0) {
 		fprintf(stderr, "ptbench: %s\n", err);
@@ -293,21 +282,21 @@ static int cmd_report(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
 			if ((fmt = ptb_format_from_name(argv[++i])) < 0)
-				return bad_input("--format: '%s' is not one of table, csv, json, gbench",
+				return ptb_bad_input(NULL, "--format: '%s' is not one of table, csv, json, gbench",
 						 argv[i]);
 		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			return puts("usage: ptbench report FILE [--format table|csv|json|gbench]"), 0;
 		} else if (argv[i][0] == '-' || file) {
-			return bad_input("report: unexpected argument '%s'", argv[i]);
+			return ptb_bad_input(NULL, "report: unexpected argument '%s'", argv[i]);
 		} else {
 			file = argv[i];
 		}
 	}
 	if (!file)
-		return bad_input("report: which file? (ptbench report FILE)");
+		return ptb_bad_input(NULL, "report: which file? (ptbench report FILE)");
 	json_t *run = ptb_run_load(file, err, sizeof err);
 	if (!run)
-		return bad_input("%s", err);
+		return ptb_bad_input(NULL, "%s", err);
 	int rc = ptb_report(stdout, run, fmt);
 	json_decref(run);
 	return rc ? 1 : 0;
@@ -343,5 +332,5 @@ int ptb_cli_main(int argc, char **argv)
 	for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
-	return bad_input("unknown command '%s' (see 'ptbench --help')", argv[1]);
+	return ptb_bad_input(NULL, "unknown command '%s' (see 'ptbench --help')", argv[1]);
 }

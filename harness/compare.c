@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "mannwhitney.h"
 #include "report.h"
 #include "result.h"
@@ -80,18 +81,6 @@ struct noise {
 static const char usage[] =
 	"usage: ptbench compare BASE NEW [--alpha A] [--threshold PCT] [--format md|json]";
 
-__attribute__((format(printf, 1, 2)))
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("ptbench compare: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
-
 /* ---- reading ------------------------------------------------------------ */
 
 static int cmp_str(const void *a, const void *b)
@@ -129,7 +118,7 @@ static int index_points(const json_t *run, const char *path, json_t **index)
 	json_array_foreach(json_object_get(run, "results"), i, rec) {
 		point_key(rec, key, sizeof key);
 		if (json_object_get(*index, key))
-			return fail("%s: point '%s' appears twice", path, key);
+			return ptb_bad_input("compare", "%s: point '%s' appears twice", path, key);
 		json_object_set(*index, key, rec);
 	}
 	return 0;
@@ -299,7 +288,7 @@ static int compare_runs(struct report *r, json_t *ib, json_t *in)
 	r->only_base = json_array();
 	r->only_new = json_array();
 	if (!r->pts)
-		return fail("out of memory");
+		return ptb_bad_input("compare", "out of memory");
 	json_object_foreach(ib, key, rec) {
 		struct point *pt = &r->pts[r->npts];
 		if (!(pt->next = json_object_get(in, key))) {
@@ -536,29 +525,29 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 'a':
 			o->alpha = number(optarg);
 			if (!(o->alpha > 0 && o->alpha < 1))
-				return fail("--alpha: '%s' is not a number between 0 and 1", optarg);
+				return ptb_bad_input("compare", "--alpha: '%s' is not a number between 0 and 1", optarg);
 			break;
 		case 't':
 			o->threshold = number(optarg);
 			if (!(o->threshold >= 0 && o->threshold < 1e6))
-				return fail("--threshold: '%s' is not a percentage >= 0", optarg);
+				return ptb_bad_input("compare", "--threshold: '%s' is not a percentage >= 0", optarg);
 			break;
 		case 'f':
 			if (strcmp(optarg, "md") && strcmp(optarg, "json"))
-				return fail("--format: '%s' is not one of md, json", optarg);
+				return ptb_bad_input("compare", "--format: '%s' is not one of md, json", optarg);
 			o->json = !strcmp(optarg, "json");
 			break;
 		case 'h':
 			puts(usage);
 			return -1;
 		case ':':
-			return fail("%s needs a value", argv[optind - 1]);
+			return ptb_bad_input("compare", "%s needs a value", argv[optind - 1]);
 		default:
-			return fail("unknown option '%s' (%s)", argv[optind - 1], usage + 7);
+			return ptb_bad_input("compare", "unknown option '%s' (%s)", argv[optind - 1], usage + 7);
 		}
 	}
 	if (argc - optind != 2)
-		return fail("needs exactly two files, BASE and NEW (%s)", usage + 7);
+		return ptb_bad_input("compare", "needs exactly two files, BASE and NEW (%s)", usage + 7);
 	return 0;
 }
 
@@ -574,10 +563,10 @@ int ptb_compare_main(int argc, char **argv)
 	r.base_path = argv[optind];
 	r.new_path = argv[optind + 1];
 	if (!(r.base = ptb_run_load(r.base_path, err, sizeof err)))
-		return fail("%s", err);
+		return ptb_bad_input("compare", "%s", err);
 	if (!(r.next = ptb_run_load(r.new_path, err, sizeof err))) {
 		json_decref((json_t *)r.base);
-		return fail("%s", err);
+		return ptb_bad_input("compare", "%s", err);
 	}
 	rc = index_points(r.base, r.base_path, &ib);
 	if (!rc)
@@ -591,7 +580,7 @@ int ptb_compare_main(int argc, char **argv)
 			md_out(&r);
 		rc = r.count[V_REGRESSION] ? 1 : 0;
 		if (fflush(stdout) || ferror(stdout))
-			rc = fail("cannot write the report");
+			rc = ptb_bad_input("compare", "cannot write the report");
 	}
 	free(r.pts);
 	json_decref(r.only_base);

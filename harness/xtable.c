@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "report.h"
 #include "result.h"
 #include "rows.h"
@@ -87,18 +88,6 @@ struct grid {
 	int nrows, ncols, size;    /* size: cells allocated */
 	char **cell;
 };
-
-__attribute__((format(printf, 1, 2)))
-static int fail(const char *fmt, ...)
-{
-	va_list ap;
-	fputs("ptbench table: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return 2;
-}
 
 static void append(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -738,27 +727,27 @@ static int parse_opts(int argc, char **argv, enum fmt *f, int *stat)
 			for (i = 0; i < 3 && strcmp(optarg, fmts[i]); i++)
 				;
 			if (i == 3)
-				return fail("--format: '%s' is not one of md, csv, html", optarg);
+				return ptb_bad_input("table", "--format: '%s' is not one of md, csv, html", optarg);
 			*f = (enum fmt)i;
 			break;
 		case 's':
 			for (i = 0; i < 3 && strcmp(optarg, stats[i].name); i++)
 				;
 			if (i == 3)
-				return fail("--stat: '%s' is not one of mean, median, min", optarg);
+				return ptb_bad_input("table", "--stat: '%s' is not one of mean, median, min", optarg);
 			*stat = i;
 			break;
 		case 'h':
 			puts(usage);
 			return -1;
 		case ':':
-			return fail("%s needs a value", argv[optind - 1]);
+			return ptb_bad_input("table", "%s needs a value", argv[optind - 1]);
 		default:
-			return fail("unknown option '%s' (%s)", argv[optind - 1], usage + 7);
+			return ptb_bad_input("table", "unknown option '%s' (%s)", argv[optind - 1], usage + 7);
 		}
 	}
 	if (optind >= argc)
-		return fail("which files? (%s)", usage + 7);
+		return ptb_bad_input("table", "which files? (%s)", usage + 7);
 	return 0;
 }
 
@@ -767,11 +756,11 @@ static int load_columns(struct table *t, int n, char **paths)
 	char err[512];
 	t->col = calloc((size_t)n, sizeof *t->col);
 	if (!t->col)
-		return fail("out of memory");
+		return ptb_bad_input("table", "out of memory");
 	for (int c = 0; c < n; c++) {
 		t->col[c].path = paths[c];
 		if (!(t->col[c].run = ptb_run_load(paths[c], err, sizeof err)))
-			return fail("%s", err);
+			return ptb_bad_input("table", "%s", err);
 		t->ncols++;
 	}
 	for (int c = 0; c < n; c++) {
@@ -779,7 +768,7 @@ static int load_columns(struct table *t, int n, char **paths)
 		size_t i;
 		json_array_foreach(json_object_get(t->col[c].run, "results"), i, rec)
 			if (place_record(t, c, rec))
-				return fail("out of memory");
+				return ptb_bad_input("table", "out of memory");
 	}
 	return 0;
 }
@@ -809,11 +798,11 @@ int ptb_table_main(int argc, char **argv)
 		qsort(t.row, (size_t)t.nrows, sizeof *t.row, row_cmp);
 		fold_empty_logp(&t);
 		if (build_grid(&t, &g) || build_machines(&t, &m) || build_notes(&t, &n))
-			rc = fail("out of memory");
+			rc = ptb_bad_input("table", "out of memory");
 		else
 			print_table(stdout, &t, f, &g, &m, &n);
 		if (!rc && (fflush(stdout) || ferror(stdout)))
-			rc = fail("cannot write the table");
+			rc = ptb_bad_input("table", "cannot write the table");
 	}
 	grid_free(&g);
 	grid_free(&m);
