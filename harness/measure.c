@@ -5,14 +5,15 @@
  * n times per timing: n starts at 1 and doubles while a timing is shorter
  * than 10 % of the minimum timing, then jumps by 1.4 x min / elapsed (aiming
  * 40 % past the minimum so that one more step is rarely needed) until a
- * timing reaches the minimum.  One timing at the final n is discarded as a
- * warm-up (growth resumes if it is below half the minimum: the timing that
- * ended the growth was disturbed), then timings are kept until the stopping rule holds after at
- * least min_timings, or max_timings are kept, or the point's budget --
- * counted from the start of the point, growth included -- is spent.  The
- * budget is a hard limit except that at least two timings are always kept,
- * so that every measured point has a standard deviation; a very slow action
- * can therefore overrun the budget by the warm-up and two timings.
+ * timing reaches the minimum.  One timing at the final n is discarded as
+ * a warm-up (growth resumes if it is below half the minimum: the timing
+ * that ended the growth was disturbed), then timings are kept until the
+ * stopping rule holds after at least min_timings, or max_timings are
+ * kept, or the point's budget -- counted from the start of the point,
+ * growth included -- is spent.  The budget is a hard limit except that at
+ * least two timings are always kept, so that every measured point has a
+ * standard deviation; a very slow action can therefore overrun the
+ * budget by the warm-up and two timings.
  */
 #include <math.h>
 #include <stdlib.h>
