@@ -19,8 +19,7 @@
  * unlock/lock per side and turn but lets the woken thread through.
  * Client bodies wait on a condition, a cancellation point, so they turn
  * cancellation off while they run: the harness cancels between timings.
- * As in mutex.pingpong, 10 ms timings amortise the client's wakeup at the
- * start of each timing.
+ * As in mutex.pingpong, timings are 10 ms long.
  */
 #include <pthread.h>
 

@@ -21,8 +21,8 @@
  * thread (that is in the ping-pongs).  The note `signals_per_wait` shows
  * how hard the signaller was hammering the condition meanwhile.  The
  * client's loop has no cancellation point of its own, hence
- * ptb_client_testcancel.  The client sleeps between timings; 10 ms
- * timings amortise its wakeup, which starts each timing.
+ * ptb_client_testcancel.  The harness wakes the client before the clock
+ * starts; 10 ms timings amortise the wait for its first signal.
  */
 #include <pthread.h>
 #include <stdalign.h>

@@ -23,10 +23,10 @@
  * m0, which waits for main's unlock m0; and so on round the table), so each
  * side blocks until the other has released: a true ping-pong that the main
  * thread always begins.  Each thread unlocks before it locks, so the two
- * never deadlock.  Reported: pair time / 4 per ping-pong.  The client
- * sleeps between timings and its wakeup -- tens of microseconds across
- * PUs on a VM -- falls into the first ping-pong of each timing, so the
- * ping-pong asks for 10 ms timings to keep that below half a percent.
+ * never deadlock.  Reported: pair time / 4 per ping-pong.  The harness
+ * wakes the client before the clock starts; it then blocks on m0 as in
+ * every ping-pong.  10 ms timings hold thousands of ping-pongs, so the
+ * ends of a timing weigh little.
  *
  * mutex.nocontention runs main's column alone (m1 and m3 then belong to
  * nobody, so every call takes the uncontended path): 4 locks and 4 unlocks

@@ -45,7 +45,8 @@ static const char run_usage[] =
 	"  --min-timings N        timings before the rule is tried (default 8)\n"
 	"  --max-timings N        give up, status unstable, after N timings (default 100)\n"
 	"  --budget S             give up after S seconds per point (default 2)\n"
-	"  --timeout S            kill a benchmark still running after S s (default 60)\n"
+	"  --timeout S            kill a benchmark whose point gives no result\n"
+	"                         within S s (default 60)\n"
 	"  --quick                few short timings: a smoke test, not a measurement\n"
 	"  -o, --output FILE      where to save the run\n"
 	"  --format FMT           what to print on stdout (default table)\n";

@@ -34,8 +34,10 @@
  *
  * Of several records of one input (a sweep over `mutexes`) the one with
  * the default value is taken, else the first.  An input counts when its
- * status is ok or unstable and it has a mean; otherwise the record is na
- * and its reason names every missing input.  No round-trip record for a
+ * status is ok or unstable and it has a mean.  Each parameter is given
+ * (null otherwise) when its inputs count; the record is na when L cannot
+ * be derived, unstable when an input it used is unstable, and its reason
+ * names every missing or failed input.  No round-trip record for a
  * mechanism means no LogP records for it.
  */
 #include <math.h>
@@ -149,10 +151,13 @@ static void append(char *buf, size_t len, const char *text)
 		snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
 }
 
-/* Fill value and name of one input; false (with the reason appended to
- * `why`) when it is missing or has no usable mean. */
-static bool take(const json_t *results, const struct input *in, const char *placement,
-		 double *value, json_t *inputs, char *why, size_t whylen)
+/* An input's outcome: its value, or why there is none. */
+enum taken { TAKEN_OK, TAKEN_UNSTABLE, TAKEN_NONE };
+
+/* Fill value and name of one input; TAKEN_NONE (with the reason appended
+ * to `why`) when it is missing or has no usable mean. */
+static enum taken take(const json_t *results, const struct input *in, const char *placement,
+		       double *value, json_t *inputs, char *why, size_t whylen)
 {
 	const json_t *rec = find(results, in, placement);
 	char name[160], text[512];
@@ -161,9 +166,9 @@ static bool take(const json_t *results, const struct input *in, const char *plac
 		snprintf(name, sizeof name, "%s%s%s", in->bench,
 			 in->placed ? " placement=" : "", in->placed ? placement : "");
 		json_object_set_new(inputs, in->field, json_string(name));
-		snprintf(text, sizeof text, "no %s in the results", name);
+		snprintf(text, sizeof text, "%s: no %s in the results", in->field, name);
 		append(why, whylen, text);
-		return false;
+		return TAKEN_NONE;
 	}
 	describe(name, sizeof name, in->bench, json_object_get(rec, "params"));
 	json_object_set_new(inputs, in->field, json_string(name));
@@ -171,36 +176,55 @@ static bool take(const json_t *results, const struct input *in, const char *plac
 	const json_t *mean = json_object_get(rec, "mean");
 	if (status && (!strcmp(status, "ok") || !strcmp(status, "unstable")) && json_is_number(mean)) {
 		*value = json_number_value(mean);
-		return true;
+		return strcmp(status, "ok") ? TAKEN_UNSTABLE : TAKEN_OK;
 	}
 	const char *reason = str(rec, "reason");
-	snprintf(text, sizeof text, "%s is %s%s%s", name, status ? status : "without status",
-		 reason ? ": " : "", reason ? reason : "");
+	snprintf(text, sizeof text, "%s: %s is %s%s%s", in->field, name,
+		 status ? status : "without status", reason ? ": " : "", reason ? reason : "");
 	append(why, whylen, text);
-	return false;
+	return TAKEN_NONE;
 }
 
+static json_t *number_or_null(bool have, double v)
+{
+	return have ? json_real(v) : json_null();
+}
+
+/*
+ * Each parameter is given when its inputs are there: a placement without
+ * a gap measurement still has its overheads, round trip and latency.  The
+ * record is na only when L, the parameter LogP is about, cannot be
+ * derived; it is unstable when any input it used is.
+ */
 static json_t *derive_one(const json_t *results, const struct mechanism *m, const char *placement)
 {
 	double v[NINPUTS] = { 0 };
-	char why[1024] = "";
-	bool ok = true;
+	enum taken t[NINPUTS];
+	char why[1024] = "", unstable[512] = "";
 	json_t *inputs = json_object();
 	json_t *rec = json_pack("{s:s, s:{s:s}}", "bench", m->name, "params", "placement", placement);
 
-	for (int i = 0; i < NINPUTS; i++)
-		ok &= take(results, &m->in[i], placement, &v[i], inputs, why, sizeof why);
-	json_object_set_new(rec, "status", json_string(ok ? "ok" : "na"));
-	json_object_set_new(rec, "reason", ok ? json_null() : json_string(why));
-	json_object_set_new(rec, "unit", json_string("ns"));
-	if (ok) {
-		double rtt = v[0], o_s = v[1], o_r = v[2], g = v[3];
-		json_object_set_new(rec, "o_s", json_real(o_s));
-		json_object_set_new(rec, "o_r", json_real(o_r));
-		json_object_set_new(rec, "rtt", json_real(rtt));
-		json_object_set_new(rec, "L", json_real(rtt / 2 - o_s - o_r));
-		json_object_set_new(rec, "g", json_real(g));
+	for (int i = 0; i < NINPUTS; i++) {
+		t[i] = take(results, &m->in[i], placement, &v[i], inputs, why, sizeof why);
+		if (t[i] == TAKEN_UNSTABLE)
+			snprintf(unstable + strlen(unstable), sizeof unstable - strlen(unstable),
+				 "%s%s", *unstable ? ", " : "", m->in[i].field);
 	}
+	bool have_l = t[0] != TAKEN_NONE && t[1] != TAKEN_NONE && t[2] != TAKEN_NONE;
+	if (have_l && *unstable) {
+		char text[600];
+		snprintf(text, sizeof text, "from unstable inputs (%s)", unstable);
+		append(why, sizeof why, text);
+	}
+	json_object_set_new(rec, "status",
+			    json_string(!have_l ? "na" : *unstable ? "unstable" : "ok"));
+	json_object_set_new(rec, "reason", *why ? json_string(why) : json_null());
+	json_object_set_new(rec, "unit", json_string("ns"));
+	json_object_set_new(rec, "o_s", number_or_null(t[1] != TAKEN_NONE, v[1]));
+	json_object_set_new(rec, "o_r", number_or_null(t[2] != TAKEN_NONE, v[2]));
+	json_object_set_new(rec, "rtt", number_or_null(t[0] != TAKEN_NONE, v[0]));
+	json_object_set_new(rec, "L", number_or_null(have_l, v[0] / 2 - v[1] - v[2]));
+	json_object_set_new(rec, "g", number_or_null(t[3] != TAKEN_NONE, v[3]));
 	json_object_set_new(rec, "inputs", inputs);
 	return rec;
 }

@@ -114,8 +114,10 @@ void ptb_point_note(struct ptb_point *p, const char *key, double value);
  * Client threads.  A client is bound to the point's client PU (or left
  * unbound), runs init once, then for every timing runs body(arg, n) while
  * the main thread runs the benchmark's run(p, n): the harness releases the
- * clients before it starts the clock and waits for their acknowledgement
- * after stopping it, so no client work leaks into the next timing.  Between
+ * clients and waits until each is awake before it starts the clock (so a
+ * sleeping thread's wakeup is not timed), and waits for their
+ * acknowledgement after stopping it, so no client work leaks into the next
+ * timing.  Between
  * timings a client waits at a cancellation point; at the end of the point
  * the harness cancels it, its fini runs, and the join is the acknowledgement.
  * A body that has no cancellation point calls ptb_client_testcancel(i).

@@ -162,10 +162,14 @@ static void logp_cells(struct line *l, struct ptb_footnotes *fn)
 	const char *status = ptb_jstr(l->rec, "status") ? ptb_jstr(l->rec, "status") : "?";
 	const json_t *inputs = json_object_get(l->rec, "inputs");
 	char note[512];
-	if (strcmp(status, "ok")) {
+	if (strcmp(status, "ok") && strcmp(status, "unstable")) {
 		point_cell(l, fn);
 		return;
 	}
+	if (!strcmp(status, "unstable"))
+		snprintf(l->marks, sizeof l->marks, "*");
+	if (ptb_jstr(l->rec, "reason"))
+		mark(l->marks, sizeof l->marks, fn, ptb_jstr(l->rec, "reason"));
 	for (int c = 0; c < NLOGP; c++) {
 		ptb_fmt_us(l->value[c], sizeof l->value[c], ptb_jnum(l->rec, logp_columns[c].field));
 		if (!*l->value[c])

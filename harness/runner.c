@@ -6,8 +6,10 @@
  * measures its points one by one and streams each record to the parent as
  * one JSON line on a pipe, announcing a point before it starts it.  The
  * parent appends every record to the run and rewrites the result file
- * atomically, so a hang, a crash or a SIGINT loses nothing that finished:
- * a hang or crash marks the rest of that benchmark's points timeout or
+ * atomically, then tells the child to go on -- so the parent's writing
+ * never overlaps a measurement -- and a hang, a crash or a SIGINT loses
+ * nothing that finished: a point that gives no result within --timeout
+ * and the rest of its benchmark are marked timeout, a crash marks them
  * crashed (the parent walks the same deterministic sweep as the child to
  * know which points those are), and the suite goes on.
  */
@@ -16,6 +18,7 @@
 #include "runner.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <poll.h>
@@ -24,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -34,14 +38,11 @@
 
 #define PTB_MAX_SELECTED 128
 #define PTB_SWEEP_POINTS 16     /* point budget of an adaptive sweep */
-#define PTB_MAX_ARGS     64
 
 /* A selected benchmark and the -p assignments that apply to it. */
 struct bench_job {
-	const struct ptb_bench *b;   /* NULL: skipped */
-	const char *assign[PTB_MAX_ARGS];
-	char buf[PTB_MAX_ARGS][256];
-	int nassign;
+	const struct ptb_bench *b;      /* NULL: skipped */
+	struct ptb_assign_set *set;
 };
 
 static volatile sig_atomic_t interrupted;
@@ -70,19 +71,6 @@ static void set_err(char *err, size_t len, const char *fmt, ...)
 
 /* ---- selection ---------------------------------------------------------- */
 
-static int param_index_n(const struct ptb_bench *b, const char *name, size_t len)
-{
-	for (int i = 0; b->params && b->params[i].name; i++)
-		if (strlen(b->params[i].name) == len && strncmp(b->params[i].name, name, len) == 0)
-			return i;
-	return -1;
-}
-
-static int param_index(const struct ptb_bench *b, const char *name)
-{
-	return param_index_n(b, name, strlen(name));
-}
-
 /* Hidden (test-only) benchmarks are chosen only by their exact name, so no
  * pattern can pull a deliberately hanging benchmark into a real run. */
 static bool bench_matches(const struct ptb_bench *b, const char *pattern)
@@ -94,7 +82,7 @@ static bool bench_matches(const struct ptb_bench *b, const char *pattern)
 		b->name[strlen(pattern)] == '.');
 }
 
-static int select_benches(const struct ptb_run_opts *o, const struct ptb_bench **sel,
+static int select_benches(const struct ptb_run_opts *o, struct bench_job *jobs,
 			  char *err, size_t errlen)
 {
 	int n = 0;
@@ -114,60 +102,9 @@ static int select_benches(const struct ptb_run_opts *o, const struct ptb_bench *
 		for (int i = 0; i < o->npatterns && !chosen; i++)
 			chosen = bench_matches(b, o->patterns[i]);
 		if (chosen)
-			sel[n++] = b;
+			jobs[n++].b = b;
 	}
 	return n;
-}
-
-/* Whether a comma-separated list holds the item v[0..len). */
-static bool in_list(const char *csv, const char *v, size_t len)
-{
-	for (const char *d = csv; *d;) {
-		size_t n = strcspn(d, ",");
-		if (n == len && strncmp(d, v, len) == 0)
-			return true;
-		d += n + (d[n] == ',');
-	}
-	return false;
-}
-
-/*
- * One benchmark's view of the -p assignments: a value another selected
- * benchmark accepts but this one does not (placement=unbound for
- * cond.wait, which needs two PUs) is dropped for this one only.  -1 with
- * why filled when nothing of a variable is left: the benchmark is skipped.
- */
-static int narrow_assign(const struct ptb_bench *b, const struct ptb_run_opts *o,
-			 struct bench_job *job, char *why, size_t whylen)
-{
-	job->b = b;
-	job->nassign = 0;
-	for (int i = 0; i < o->nassign; i++) {
-		const char *a = o->assign[i], *eq = strchr(a, '=');
-		int k = param_index_n(b, a, (size_t)(eq - a));
-		if (k < 0)
-			continue;
-		const char *domain = b->params[k].domain;
-		char *out = job->buf[job->nassign];
-		size_t off = snprintf(out, sizeof job->buf[0], "%.*s=", (int)(eq - a + 0), a);
-		bool any = false;
-		for (const char *v = eq + 1; *v;) {
-			size_t n = strcspn(v, ",");
-			if (!domain || in_list(domain, v, n)) {
-				off += snprintf(out + off, off < sizeof job->buf[0] ?
-						sizeof job->buf[0] - off : 0, "%s%.*s",
-						any ? "," : "", (int)n, v);
-				any = true;
-			}
-			v += n + (v[n] == ',');
-		}
-		if (!any) {
-			set_err(why, whylen, "%s: it takes none of %s", b->name, a);
-			return -1;
-		}
-		job->assign[job->nassign++] = out;
-	}
-	return 0;
 }
 
 static int check_inputs(const struct ptb_run_opts *o, struct bench_job *jobs, int n,
@@ -180,18 +117,27 @@ static int check_inputs(const struct ptb_run_opts *o, struct bench_job *jobs, in
 	if (ptb_assign_check(sel, n, o->assign, o->nassign, err, errlen) < 0)
 		return -1;
 	for (int i = 0; i < n; i++) {
-		if (narrow_assign(jobs[i].b, o, &jobs[i], why, sizeof why) < 0) {
+		jobs[i].set = ptb_assign_narrow(jobs[i].b, o->assign, o->nassign, why, sizeof why);
+		if (!jobs[i].set) {
 			fprintf(stderr, "ptbench: skipping %s\n", why);
 			jobs[i].b = NULL;
 			continue;
 		}
-		struct ptb_sweep *s = ptb_sweep_new(jobs[i].b, jobs[i].assign, jobs[i].nassign,
-						    PTB_SWEEP_POINTS, err, errlen);
+		struct ptb_sweep *s = ptb_sweep_new(jobs[i].b,
+						    (const char *const *)jobs[i].set->assign,
+						    jobs[i].set->n, PTB_SWEEP_POINTS, err, errlen);
 		if (!s)
 			return -1;
 		ptb_sweep_free(s);
 	}
 	return 0;
+}
+
+static struct ptb_sweep *job_sweep(const struct bench_job *job)
+{
+	char err[256];
+	return ptb_sweep_new(job->b, (const char *const *)job->set->assign, job->set->n,
+			     PTB_SWEEP_POINTS, err, sizeof err);
 }
 
 /* The default file name: ptbench-HOST-YYYYMMDDTHHMMSSZ.json. */
@@ -203,11 +149,16 @@ static void default_path(const struct ptb_system *sys, char *buf, size_t len)
 	snprintf(buf, len, "ptbench-%s-%s.json", sys->sys.host, stamp);
 }
 
-/* The output directory must exist and be writable before a run starts. */
+/* -o must name a file in a writable directory, checked before a run starts. */
 static int check_out_path(const char *path, char *err, size_t errlen)
 {
 	char dir[4096];
+	struct stat st;
 	const char *slash = strrchr(path, '/');
+	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+		set_err(err, errlen, "-o %s: is a directory, not a file name", path);
+		return -1;
+	}
 	if (!slash)
 		snprintf(dir, sizeof dir, ".");
 	else
@@ -250,12 +201,11 @@ static double timer_now(void *ctx)
 static int place_point(struct ptb_point *p)
 {
 	const struct ptb_system *sys = p->sys;
+	const char *placement = ptb_point_str(p, "placement");
 	char err[256];
-	int i = param_index(p->bench, "placement");
 	p->pu_main = p->pu_client = -1;
-	if (i >= 0) {
-		int pl = ptb_placement_from_name(p->value[i]);
-		const struct ptb_pair *pair = &sys->pairs[pl];
+	if (placement) {
+		const struct ptb_pair *pair = &sys->pairs[ptb_placement_from_name(placement)];
 		if (!pair->possible) {
 			ptb_point_na(p, "%s", pair->reason);
 			return -1;
@@ -291,13 +241,21 @@ static enum ptb_status final_status(const struct ptb_point *p, const struct ptb_
 	return m->stop == PTB_STOPPED_RULE ? PTB_OK : PTB_UNSTABLE;
 }
 
+/* The limits a point really ran under, when a benchmark's needs changed
+ * them from the run's (recorded in the context). */
+static void note_limits(json_t *rec, const struct ptb_limits *l, const struct ptb_limits *run)
+{
+	if (l->target_s != run->target_s || l->budget_s != run->budget_s)
+		json_object_set_new(rec, "limits", json_pack("{s:f,s:f}", "target_s", l->target_s,
+							     "budget_s", l->budget_s));
+}
+
 static json_t *measure_point(const struct ptb_run_opts *o, struct ptb_point *p)
 {
 	const struct ptb_bench *b = p->bench;
 	struct ptb_limits l = point_limits(o, b);
 	struct ptb_measurement m = { 0 };
 	const char *why = b->unsupported ? b->unsupported(p->sys) : NULL;
-	json_t *rec;
 
 	if (why)
 		ptb_point_na(p, "%s", why);
@@ -317,8 +275,10 @@ static json_t *measure_point(const struct ptb_run_opts *o, struct ptb_point *p)
 	if (rc < 0)
 		ptb_point_error(p, "out of memory while measuring");
 	enum ptb_status st = rc < 0 ? PTB_ERROR : final_status(p, &m);
-	rec = ptb_result_json(p, st, p->verdict != PTB_OK ? p->reason : NULL,
-			      rc < 0 ? NULL : &m, l.rule);
+	json_t *rec = ptb_result_json(p, st, p->verdict != PTB_OK ? p->reason : NULL,
+				      rc < 0 ? NULL : &m, l.rule);
+	if (rc == 0)
+		note_limits(rec, &l, &o->limits);
 	ptb_measurement_free(&m);
 	return rec;
 }
@@ -349,6 +309,18 @@ static void send_line(int fd, const char *key, json_t *val)
 	json_decref(msg);
 }
 
+/* The parent has saved the last result: the next point may start.  End of
+ * file means the parent is gone, and so is the point of going on. */
+static void await_go_ahead(int fd)
+{
+	char c;
+	ssize_t r;
+	while ((r = read(fd, &c, 1)) < 0 && errno == EINTR)
+		;
+	if (r != 1)
+		_exit(0);
+}
+
 static double record_mean(const json_t *rec)
 {
 	const char *st = json_string_value(json_object_get(rec, "status"));
@@ -358,21 +330,20 @@ static double record_mean(const json_t *rec)
 }
 
 static void child_main(const struct ptb_run_opts *o, const struct ptb_system *sys,
-		       const struct bench_job *job, int fd)
+		       const struct bench_job *job, int out, int in)
 {
-	const struct ptb_bench *b = job->b;
-	char err[256];
 	const char *values[PTB_MAX_PARAMS] = { 0 };
-	struct ptb_sweep *s = ptb_sweep_new(b, job->assign, job->nassign, PTB_SWEEP_POINTS,
-					    err, sizeof err);
+	struct ptb_sweep *s = job_sweep(job);
 	signal(SIGINT, SIG_IGN);   /* the parent decides what an interrupt means */
+	signal(SIGTERM, SIG_DFL);
 	while (s && ptb_sweep_next(s, values)) {
-		struct ptb_point p = { .bench = b, .sys = sys };
+		struct ptb_point p = { .bench = job->b, .sys = sys };
 		memcpy(p.value, values, sizeof p.value);
-		send_line(fd, "begin", params_json(b, values));
+		send_line(out, "begin", params_json(job->b, values));
 		json_t *rec = measure_point(o, &p);
 		ptb_sweep_feed(s, record_mean(rec));
-		send_line(fd, "result", rec);
+		send_line(out, "result", rec);
+		await_go_ahead(in);
 	}
 	_exit(0);
 }
@@ -384,13 +355,17 @@ struct run_state {
 	json_t *run;
 	const char *path;
 	int done, failed;
+	bool save_failed;
 };
 
 static void save(struct run_state *rs)
 {
 	char err[512];
-	if (ptb_run_write_atomic(rs->run, rs->path, err, sizeof err) < 0)
-		fprintf(stderr, "ptbench: %s\n", err);
+	if (ptb_run_write_atomic(rs->run, rs->path, err, sizeof err) < 0) {
+		if (!rs->save_failed)
+			fprintf(stderr, "ptbench: %s\n", err);
+		rs->save_failed = true;
+	}
 }
 
 static void describe(const json_t *rec, char *buf, size_t len)
@@ -429,49 +404,64 @@ static void add_record(struct run_state *rs, json_t *rec)
 	save(rs);
 }
 
-/* Read whatever the child has written; false at end of file. */
-static bool pump(int fd, char **buf, size_t *len, size_t *cap)
+/* The child's side of the conversation as the parent sees it. */
+struct child {
+	pid_t pid;
+	int from, to;           /* result lines in, go-aheads out */
+	char *buf;
+	size_t len, cap;
+	json_t *current;        /* params of the point in progress, or NULL */
+	double deadline;
+};
+
+/* Read whatever the child has written; false at end of file or error. */
+static bool pump(struct child *c)
 {
-	if (*cap - *len < 65536) {
-		*cap = *cap * 2 + 65536;
-		*buf = realloc(*buf, *cap);
+	if (c->cap - c->len < 65536) {
+		size_t cap = c->cap * 2 + 65536;
+		char *buf = realloc(c->buf, cap);
+		if (!buf)
+			return false;
+		c->buf = buf;
+		c->cap = cap;
 	}
-	ssize_t r = read(fd, *buf + *len, *cap - *len);
-	if (r < 0 && errno == EINTR)
+	ssize_t r = read(c->from, c->buf + c->len, c->cap - c->len);
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
 		return true;
 	if (r <= 0)
 		return false;
-	*len += (size_t)r;
+	c->len += (size_t)r;
 	return true;
 }
 
-/* Hand complete lines to the run; returns the number of results taken. */
-static int take_lines(struct run_state *rs, struct ptb_sweep *mirror, char *buf, size_t *len,
-		      json_t **current)
+/* Hand complete lines to the run; a new point restarts the watchdog and a
+ * saved result lets the child go on. */
+static void take_lines(struct run_state *rs, struct ptb_sweep *mirror, struct child *c)
 {
-	int taken = 0;
-	char *nl;
 	const char *values[PTB_MAX_PARAMS];
-	while ((nl = memchr(buf, '\n', *len))) {
+	char *nl;
+	while ((nl = memchr(c->buf, '\n', c->len))) {
 		*nl = '\0';
-		json_t *msg = json_loads(buf, 0, NULL);
+		json_t *msg = json_loads(c->buf, 0, NULL);
 		json_t *rec = msg ? json_object_get(msg, "result") : NULL;
 		if (msg && json_object_get(msg, "begin")) {
-			json_decref(*current);
-			*current = json_incref(json_object_get(msg, "begin"));
+			json_decref(c->current);
+			c->current = json_incref(json_object_get(msg, "begin"));
+			c->deadline = now_s() + rs->o->timeout_s;
 		} else if (rec) {
 			ptb_sweep_next(mirror, values);
 			ptb_sweep_feed(mirror, record_mean(rec));
-			json_decref(*current);
-			*current = NULL;
+			json_decref(c->current);
+			c->current = NULL;
 			add_record(rs, json_incref(rec));
-			taken++;
+			if (write(c->to, "g", 1) < 0) {
+				/* the child is gone; its exit status will say why */
+			}
 		}
 		json_decref(msg);
-		*len -= (size_t)(nl + 1 - buf);
-		memmove(buf, nl + 1, *len);
+		c->len -= (size_t)(nl + 1 - c->buf);
+		memmove(c->buf, nl + 1, c->len);
 	}
-	return taken;
 }
 
 /* After a hang or crash: the point in progress and every point the child
@@ -490,59 +480,112 @@ static void mark_rest(struct run_state *rs, const struct ptb_bench *b, struct pt
 	}
 }
 
+/* pipe(2) with both ends closed on exec. */
+static int cloexec_pipe(int fds[2])
+{
+	if (pipe(fds) < 0)
+		return -1;
+	fcntl(fds[0], F_SETFD, FD_CLOEXEC);
+	fcntl(fds[1], F_SETFD, FD_CLOEXEC);
+	return 0;
+}
+
+static int spawn(const struct ptb_run_opts *o, const struct ptb_system *sys,
+		 const struct bench_job *job, struct child *c)
+{
+	int up[2], down[2];
+	if (cloexec_pipe(up) < 0)
+		return -1;
+	if (cloexec_pipe(down) < 0) {
+		close(up[0]);
+		close(up[1]);
+		return -1;
+	}
+	fflush(NULL);
+	c->pid = fork();
+	if (c->pid == 0) {
+		close(up[0]);
+		close(down[1]);
+		child_main(o, sys, job, up[1], down[0]);
+	}
+	close(up[1]);
+	close(down[0]);
+	c->from = up[0];
+	c->to = down[1];
+	if (c->pid < 0) {
+		close(c->from);
+		close(c->to);
+		return -1;
+	}
+	return 0;
+}
+
+/* Follow the child until it ends, hangs or the run is interrupted; false
+ * when it was still running (then it must be killed). */
+static bool follow(struct run_state *rs, struct ptb_sweep *mirror, struct child *c)
+{
+	for (;;) {
+		struct pollfd pfd = { c->from, POLLIN, 0 };
+		if (interrupted || now_s() >= c->deadline)
+			return false;
+		int ms = (int)((c->deadline - now_s()) * 1000) + 1;
+		if (poll(&pfd, 1, ms) > 0) {
+			bool more = pump(c);
+			take_lines(rs, mirror, c);
+			if (!more)
+				return true;
+		}
+	}
+}
+
+/* Keep a result that arrived while the parent was deciding to stop. */
+static void drain(struct run_state *rs, struct ptb_sweep *mirror, struct child *c)
+{
+	fcntl(c->from, F_SETFL, O_NONBLOCK);
+	while (pump(c) && memchr(c->buf, '\n', c->len))
+		take_lines(rs, mirror, c);
+	take_lines(rs, mirror, c);
+}
+
 static void run_bench(struct run_state *rs, const struct ptb_system *sys,
 		      const struct bench_job *job)
 {
-	const struct ptb_bench *b = job->b;
 	const struct ptb_run_opts *o = rs->o;
-	char err[256], reason[256];
-	int fds[2];
-	struct ptb_sweep *mirror = ptb_sweep_new(b, job->assign, job->nassign, PTB_SWEEP_POINTS,
-						 err, sizeof err);
-	if (pipe(fds) < 0) {
-		fprintf(stderr, "ptbench: pipe: %s\n", strerror(errno));
-		rs->failed++;
+	const struct ptb_bench *b = job->b;
+	struct ptb_sweep *mirror = job_sweep(job);
+	struct child c = { .deadline = now_s() + o->timeout_s };
+	char reason[256];
+	int status = 0;
+
+	if (spawn(o, sys, job, &c) < 0) {
+		snprintf(reason, sizeof reason, "cannot start the benchmark's process: %s",
+			 strerror(errno));
+		mark_rest(rs, b, mirror, true, PTB_ERROR, reason);
+		ptb_sweep_free(mirror);
 		return;
 	}
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		close(fds[0]);
-		child_main(o, sys, job, fds[1]);
+	bool ended = follow(rs, mirror, &c);
+	if (!ended) {
+		drain(rs, mirror, &c);
+		kill(c.pid, SIGKILL);
 	}
-	close(fds[1]);
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	json_t *current = NULL;
-	double deadline = now_s() + o->timeout_s;
-	bool eof = false, late = false;
-	while (!eof && !interrupted && !(late = now_s() >= deadline)) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		int ms = (int)((deadline - now_s()) * 1000) + 1;
-		if (poll(&pfd, 1, ms) > 0) {
-			eof = !pump(fds[0], &buf, &len, &cap);
-			take_lines(rs, mirror, buf, &len, &current);
-		}
-	}
-	int status = 0;
-	if (!eof)
-		kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	if (late && !eof) {
+	waitpid(c.pid, &status, 0);
+	if (!ended && !interrupted) {
 		snprintf(reason, sizeof reason, "no result within --timeout %g s", o->timeout_s);
-		mark_rest(rs, b, mirror, current != NULL, PTB_TIMEOUT, reason);
-	} else if (eof && (WIFSIGNALED(status) || WEXITSTATUS(status) != 0)) {
+		mark_rest(rs, b, mirror, c.current != NULL, PTB_TIMEOUT, reason);
+	} else if (ended && (WIFSIGNALED(status) || WEXITSTATUS(status) != 0)) {
 		if (WIFSIGNALED(status))
 			snprintf(reason, sizeof reason, "killed by signal %d (%s)",
 				 WTERMSIG(status), strsignal(WTERMSIG(status)));
 		else
 			snprintf(reason, sizeof reason, "exited with status %d",
 				 WEXITSTATUS(status));
-		mark_rest(rs, b, mirror, current != NULL, PTB_CRASHED, reason);
+		mark_rest(rs, b, mirror, c.current != NULL, PTB_CRASHED, reason);
 	}
-	json_decref(current);
-	free(buf);
-	close(fds[0]);
+	json_decref(c.current);
+	free(c.buf);
+	close(c.from);
+	close(c.to);
 	ptb_sweep_free(mirror);
 }
 
@@ -553,6 +596,7 @@ static void install_sigint(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);    /* a dead child's pipe is an error, not a signal */
 }
 
 static void finish(struct run_state *rs)
@@ -568,16 +612,20 @@ static void finish(struct run_state *rs)
 		fputs("\r\033[K", stderr);
 }
 
+static int suite_exit_status(const struct run_state *rs)
+{
+	if (interrupted)
+		return 130;
+	return rs->failed || rs->save_failed ? 1 : 0;
+}
+
 int ptb_run_suite(const struct ptb_run_opts *o)
 {
 	static struct bench_job jobs[PTB_MAX_SELECTED];
-	const struct ptb_bench *sel[PTB_MAX_SELECTED] = { 0 };
 	struct ptb_system sys;
 	char err[512], path[4096];
-	int n = select_benches(o, sel, err, sizeof err);
+	int n = select_benches(o, jobs, err, sizeof err);
 
-	for (int i = 0; i < n; i++)
-		jobs[i].b = sel[i];
 	if (n < 0 || check_inputs(o, jobs, n, err, sizeof err) < 0 ||
 	    (o->out_path && check_out_path(o->out_path, err, sizeof err) < 0)) {
 		fprintf(stderr, "ptbench: %s\n", err);
@@ -592,7 +640,7 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 	else
 		default_path(&sys, path, sizeof path);
 	struct run_state rs = { o, ptb_run_new(ptb_context_json(&sys, &o->limits, o->command)),
-				path, 0, 0 };
+				path, 0, 0, false };
 	install_sigint();
 	save(&rs);
 	for (int i = 0; i < n && !interrupted; i++)
@@ -601,11 +649,15 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 	finish(&rs);
 	ptb_report(stdout, rs.run, o->format);
 	fflush(stdout);
-	fprintf(stderr, "ptbench: %d results %s in %s\n", rs.done,
-		interrupted ? "(interrupted)" : "saved", path);
+	if (rs.save_failed)
+		fprintf(stderr, "ptbench: %d results NOT saved: %s could not be written\n",
+			rs.done, path);
+	else
+		fprintf(stderr, "ptbench: %d results %s in %s\n", rs.done,
+			interrupted ? "(interrupted)" : "saved", path);
 	json_decref(rs.run);
 	ptb_system_fini(&sys);
-	if (interrupted)
-		return 130;
-	return rs.failed ? 1 : 0;
+	for (int i = 0; i < n; i++)
+		ptb_assign_free(jobs[i].set);
+	return suite_exit_status(&rs);
 }

@@ -542,3 +542,54 @@ int ptb_assign_check(const struct ptb_bench *const *benches, int n,
 	}
 	return 0;
 }
+
+/*
+ * A benchmark's own view of the run's assignments: the ones naming its
+ * variables, each enumerated list cut down to the values of its domain
+ * (another selected benchmark may accept the others).  Numeric lists are
+ * kept whole: their range is checked by ptb_sweep_new.
+ */
+struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *const *assign,
+					 int nassign, char *why, size_t whylen)
+{
+	struct ptb_assign_set *set = calloc(1, sizeof *set + nassign * sizeof set->assign[0]);
+	if (!set) {
+		fail(why, whylen, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < nassign; i++) {
+		const char *list;
+		int namelen = split_assign(assign[i], &list);
+		const struct ptb_param *par = namelen > 0 ? find_param(b, assign[i], namelen) : NULL;
+		if (!par)
+			continue;
+		char *out = malloc(strlen(assign[i]) + 1), *end = out;
+		if (!out) {
+			fail(why, whylen, "out of memory");
+			ptb_assign_free(set);
+			return NULL;
+		}
+		set->assign[set->n++] = out;
+		end += sprintf(out, "%.*s=", namelen, assign[i]);
+		char *first = end;
+		for (const char *v = list; *v;) {
+			size_t n = strcspn(v, ",");
+			if (!par->domain || in_domain(par->domain, v, n))
+				end += sprintf(end, "%s%.*s", end == first ? "" : ",", (int)n, v);
+			v += n + (v[n] == ',');
+		}
+		if (end == first) {
+			fail(why, whylen, "%s: it takes none of %s", b->name, assign[i]);
+			ptb_assign_free(set);
+			return NULL;
+		}
+	}
+	return set;
+}
+
+void ptb_assign_free(struct ptb_assign_set *set)
+{
+	for (int i = 0; set && i < set->n; i++)
+		free(set->assign[i]);
+	free(set);
+}

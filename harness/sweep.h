@@ -34,4 +34,15 @@ void ptb_sweep_free(struct ptb_sweep *s);
 int ptb_assign_check(const struct ptb_bench *const *benches, int n,
 		     const char *const *assign, int nassign, char *err, size_t errlen);
 
+/* The assignments that concern one benchmark, enumerated values outside
+ * its domain dropped; NULL with why = one line when a variable it has
+ * keeps no value (the benchmark is then skipped), or out of memory. */
+struct ptb_assign_set {
+	int n;
+	char *assign[];
+};
+struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *const *assign,
+					 int nassign, char *why, size_t whylen);
+void ptb_assign_free(struct ptb_assign_set *set);
+
 #endif

@@ -443,11 +443,11 @@ static void cell_text(struct table *t, const struct row *r, int c, char *buf, si
 	int measured = has_value(rec);
 	if (measured) {
 		double v = r->sub ? ptb_jnum(rec, logp_fields[r->sub - 1].key) : figure(t, rec, &note);
-		if (isnan(v))
-			snprintf(buf, len, "?");
+		if (isnan(v))   /* a LogP parameter whose input is missing */
+			snprintf(buf, len, "%s", r->sub ? "N/A" : "?");
 		else
 			value_text(t, rec, v, buf, len);
-		if (!strcmp(status, "unstable")) {
+		if (!strcmp(status, "unstable") && !isnan(v)) {
 			append(buf, len, "%s", UNSTABLE_MARK);
 			t->any_unstable = 1;
 		}

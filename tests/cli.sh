@@ -39,6 +39,7 @@ bad_input "unknown option"               run --frobnicate
 bad_input "option without its value"     run --timeout
 bad_input "stray argument"               run mutex.pingpong
 bad_input "unwritable -o directory"      run -b cond.signal -o /nonexistent/dir/x.json
+bad_input "-o naming a directory"        run -b cond.signal -o .
 bad_input "info with a stray argument"   info --yaml
 bad_input "report of a missing file"     report /nonexistent.json
 bad_input "report without a file"        report
