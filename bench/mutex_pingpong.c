@@ -99,18 +99,34 @@ static void hold_even(void)
 	pthread_mutex_lock(&pp.m[2]);
 }
 
+/* Undo hold_even: the mutexes unlocked and destroyed. */
+static void release_all(void)
+{
+	pthread_mutex_unlock(&pp.m[0]);
+	pthread_mutex_unlock(&pp.m[2]);
+	for (int i = 0; i < 4; i++)
+		pthread_mutex_destroy(&pp.m[i]);
+}
+
+/* A failed setup gets no teardown: leave the mutexes as we found them. */
 static int pingpong_setup(struct ptb_point *p)
 {
 	hold_even();
 	p->state = &pp;
-	return ptb_client_start(p, &client_ops, &pp);
+	if (ptb_client_start(p, &client_ops, &pp) == 0)
+		return 0;
+	release_all();
+	return -1;
 }
 
 static int nocontention_setup(struct ptb_point *p)
 {
 	hold_even();
 	p->state = &pp;
-	return ptb_bench_idle_helper(p);
+	if (ptb_bench_idle_helper(p) == 0)
+		return 0;
+	release_all();
+	return -1;
 }
 
 static void pingpong_run(struct ptb_point *p, uint64_t n)
@@ -120,13 +136,8 @@ static void pingpong_run(struct ptb_point *p, uint64_t n)
 
 static void pingpong_teardown(struct ptb_point *p)
 {
-	struct pingpong *st = p->state;
-
 	ptb_bench_idle_stop();
-	pthread_mutex_unlock(&st->m[0]);
-	pthread_mutex_unlock(&st->m[2]);
-	for (int i = 0; i < 4; i++)
-		pthread_mutex_destroy(&st->m[i]);
+	release_all();
 }
 
 static const struct ptb_param pingpong_params[] = {

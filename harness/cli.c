@@ -275,27 +275,35 @@ static int cmd_info(int argc, char **argv)
 	return rc ? 1 : 0;
 }
 
+static const struct option report_options[] = {
+	/* name      has_arg            flag  val */
+	{ "format",  required_argument, NULL, OPT_FORMAT },
+	{ "help",    no_argument,       NULL, 'h' },
+	{ NULL,      0,                 NULL, 0 }
+};
+
 static int cmd_report(int argc, char **argv)
 {
-	const char *file = NULL;
-	int fmt = PTB_FMT_TABLE;
+	int fmt = PTB_FMT_TABLE, c;
 	char err[512];
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--format") && i + 1 < argc) {
-			if ((fmt = ptb_format_from_name(argv[++i])) < 0)
-				return ptb_bad_input(NULL, "--format: '%s' is not one of table, csv, json, gbench",
-						 argv[i]);
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", report_options, NULL)) != -1) {
+		if (c == 'h')
 			return puts("usage: ptbench report FILE [--format table|csv|json|gbench]"), 0;
-		} else if (argv[i][0] == '-' || file) {
-			return ptb_bad_input(NULL, "report: unexpected argument '%s'", argv[i]);
-		} else {
-			file = argv[i];
-		}
+		if (c == ':')
+			return ptb_bad_input(NULL, "report: option '%s' needs a value", argv[optind - 1]);
+		if (c == '?')
+			return ptb_bad_input(NULL, "report: unknown option '%s'", argv[optind - 1]);
+		if ((fmt = ptb_format_from_name(optarg)) < 0)
+			return ptb_bad_input(NULL, "--format: '%s' is not one of table, csv, json, gbench",
+					     optarg);
 	}
-	if (!file)
+	if (optind >= argc)
 		return ptb_bad_input(NULL, "report: which file? (ptbench report FILE)");
-	json_t *run = ptb_run_load(file, err, sizeof err);
+	if (optind + 1 < argc)
+		return ptb_bad_input(NULL, "report: unexpected argument '%s'", argv[optind + 1]);
+	json_t *run = ptb_run_load(argv[optind], err, sizeof err);
 	if (!run)
 		return ptb_bad_input(NULL, "%s", err);
 	int rc = ptb_report(stdout, run, fmt);

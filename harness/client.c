@@ -96,6 +96,12 @@ static void *client_main(void *arg)
 		return NULL;
 	}
 	ptb_binding_self(c->topo, c->binding, sizeof c->binding);
+	if (!ptb_binding_is(c->binding, c->pu)) {
+		snprintf(c->err, sizeof c->err, "bound to PU %d but reads back '%s'", c->pu,
+			 c->binding);
+		report_start(c, FAILED);
+		return NULL;
+	}
 	if (c->ops->init)
 		c->ops->init(c->arg);
 	report_start(c, READY);

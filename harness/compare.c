@@ -199,8 +199,9 @@ static enum verdict decide(const struct opts *o, const struct noise *nz, struct 
 /* The statistics of a point; its verdict waits for the noise estimate. */
 static void judge(double *b, int nb, double *n, int nn, struct judged *j)
 {
-	struct ptb_mw mw;
-	ptb_mann_whitney(b, nb, n, nn, &mw);
+	struct ptb_mw mw = { .p = NAN, .shift = NAN, .shift_lo = NAN, .shift_hi = NAN };
+	if (ptb_mann_whitney(b, nb, n, nn, &mw) < 0)
+		mw.p = NAN;
 	j->nb = nb;
 	j->nn = nn;
 	j->base_med = median(b, nb);

@@ -84,7 +84,9 @@ struct ptb_bench {
 	const struct ptb_param *params;   /* terminated by a { NULL } entry */
 	/* NULL = runs here; otherwise why not (every point is then na). */
 	const char *(*unsupported)(const struct ptb_system *sys);
-	/* 0, or -1 after ptb_point_na()/ptb_point_error() said why. */
+	/* 0, or -1 after ptb_point_na()/ptb_point_error() said why.  A failed
+	 * setup gets no teardown, so it releases what it took itself (the
+	 * harness still cancels any client it started). */
 	int (*setup)(struct ptb_point *p);
 	/* The action, n times.  Timed by the harness. */
 	void (*run)(struct ptb_point *p, uint64_t n);

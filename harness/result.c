@@ -396,6 +396,23 @@ static int check_status(struct check *c, const char *status)
 		   status);
 }
 
+/* A per-iteration time is a duration: not negative, and under the 1e15 ns
+ * (11 days) that keeps every sum and difference the readers form finite. */
+#define PTB_SAMPLE_MAX_NS 1e15
+
+static int samples_in_range(struct check *c, const json_t *samples)
+{
+	const json_t *e;
+	size_t i;
+	json_array_foreach(samples, i, e) {
+		double v = json_number_value(e);
+		if (!(v >= 0 && v <= PTB_SAMPLE_MAX_NS))
+			return bad(c, "samples[%zu] = %g is not a duration in [0, %g] ns", i, v,
+				   PTB_SAMPLE_MAX_NS);
+	}
+	return 0;
+}
+
 static int check_measured(struct check *c, const json_t *rec, enum origin origin)
 {
 	const json_t *ci = json_object_get(rec, "ci95");
@@ -410,6 +427,7 @@ static int check_measured(struct check *c, const json_t *rec, enum origin origin
 		return bad(c, "field 'ci95' is not a pair");
 	if (members(c, ci, "ci95", K_NUMBER, true) < 0 ||
 	    members(c, json_object_get(rec, "samples"), "samples", K_NUMBER, false) < 0 ||
+	    samples_in_range(c, json_object_get(rec, "samples")) < 0 ||
 	    field(c, bind, "main", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
 	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
 	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0)

@@ -30,7 +30,7 @@ struct rule {
 	const char *footnote;
 };
 
-#define FN_PROXY    "a proxy thread does the measuring, as the paper did on AIX"
+#define FN_PROXY    "two client threads do the yielding while the main thread starts and awaits them; on AIX the paper had a proxy thread do the timing"
 #define FN_UNLOCKED "the signal is sent after unlocking the mutex; the rows above signal holding it"
 #define FN_ONE      "single-threaded process: a C library may skip the atomic instruction then (glibc 2.36 on x86-64 does not); the paper's process was multi-threaded"
 #define FN_GAP      "not in the paper: a long burst of messages, the steady-state time per message (Culler et al.), the LogP gap g"
@@ -54,8 +54,8 @@ static const struct rule paper[] = {
 	{ "mutex.nocontention",  "",                              "Mutex Ping-pong",     "No Contention",                                 NULL },
 	{ "mutex.lockunlock",    "threads=2?",                    "",                    "Mutex lock and unlock",                         NULL },
 	{ "mutex.lockunlock",    "threads=1",                     "",                    "Mutex lock and unlock, single-threaded process", FN_ONE },
-	{ "mutex.lock",          "mutexes=*",                     "Mutex lock",          "%s mutexes",                                    NULL },
-	{ "mutex.unlock",        "mutexes=*",                     "Mutex unlock",        "%s mutexes",                                    NULL },
+	{ "mutex.lock",          "mutexes=*",                     "Mutex lock",          "at least %s mutexes",                           NULL },
+	{ "mutex.unlock",        "mutexes=*",                     "Mutex unlock",        "at least %s mutexes",                           NULL },
 };
 
 /* Derived LogP parameters (harness/logp.c), a section of their own. */

@@ -218,6 +218,11 @@ static int place_point(struct ptb_point *p)
 		return -1;
 	}
 	ptb_binding_self(sys->topo, p->binding_main, sizeof p->binding_main);
+	if (!ptb_binding_is(p->binding_main, p->pu_main)) {
+		ptb_point_error(p, "the main thread was bound to PU %d but reads back '%s'",
+				p->pu_main, p->binding_main);
+		return -1;
+	}
 	return 0;
 }
 

@@ -338,3 +338,14 @@ int ptb_binding_self(const struct ptb_topology *t, char *buf, size_t len)
 	hwloc_bitmap_free(set);
 	return rc;
 }
+
+bool ptb_binding_is(const char *readback, int pu)
+{
+	char want[16];
+	if (!readback || !*readback)
+		return false;
+	if (pu < 0)
+		return true;
+	snprintf(want, sizeof want, "%d", pu);
+	return strcmp(readback, want) == 0;
+}

@@ -53,5 +53,8 @@ void ptb_placement_pair(const struct ptb_topology *t, enum ptb_placement p, stru
 int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen);
 /* The calling thread's current binding as a list ("0", "0-1"). */
 int ptb_binding_self(const struct ptb_topology *t, char *buf, size_t len);
+/* Whether a binding read back is what binding to `pu` asked for: that one
+ * PU, or any non-empty set when pu < 0 (every allowed PU). */
+bool ptb_binding_is(const char *readback, int pu);
 
 #endif
