@@ -149,6 +149,25 @@ bool ptb_tsc_invariant(char *why, unsigned len)
 	return false;
 }
 
+#define CLOCKSOURCES "/sys/devices/system/clocksource/clocksource0/available_clocksource"
+
+/* Linux drops "tsc" from the clocksources it offers when its watchdog has
+ * caught the TSC drifting or the CPUs' TSCs disagreeing -- evidence the
+ * CPUID bit cannot give.  Where the file cannot be read, nothing is known. */
+static bool kernel_dropped_tsc(void)
+{
+	char line[256] = "";
+	FILE *f = fopen(CLOCKSOURCES, "r");
+	if (!f)
+		return false;
+	bool read = fgets(line, sizeof line, f) != NULL;
+	fclose(f);
+	for (char *t = strtok(line, " \n"); read && t; t = strtok(NULL, " \n"))
+		if (strcmp(t, "tsc") == 0)
+			return false;
+	return read;
+}
+
 /* ptb_ticks_hw() executes RDTSCP, which faults on CPUs without it. */
 static const char *hw_unusable(char *why, unsigned len)
 {
@@ -156,6 +175,9 @@ static const char *hw_unusable(char *why, unsigned len)
 
 	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(d & (1u << 27)))
 		return "CPU lacks RDTSCP (CPUID 0x80000001 EDX bit 27)";
+	if (kernel_dropped_tsc())
+		return "the kernel no longer offers tsc as a clocksource (" CLOCKSOURCES
+		       "): it found it unstable";
 	return ptb_tsc_invariant(why, len) ? NULL : why;
 }
 #else
