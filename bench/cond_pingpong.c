@@ -122,8 +122,7 @@ static void condpp_teardown(struct ptb_point *p)
 }
 
 static const struct ptb_param condpp_params[] = {
-	{ "placement", "unbound,same_pu,smt,cross_core,cross_package,cross_numa",
-	  "unbound,same_pu,smt,cross_core,cross_package,cross_numa", 0, 0,
+	{ "placement", PTB_PLACEMENTS_ALL, PTB_PLACEMENTS_ALL, 0, 0,
 	  "where the main thread and the client run" },
 	{ "signal", "locked,unlocked", "locked", 0, 0,
 	  "signal while holding the mutex, or after unlocking it" },

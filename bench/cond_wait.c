@@ -93,8 +93,7 @@ static void condwait_teardown(struct ptb_point *p)
 }
 
 static const struct ptb_param condwait_params[] = {
-	{ "placement", "smt,cross_core,cross_package,cross_numa",
-	  "smt,cross_core,cross_package,cross_numa", 0, 0,
+	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
 	  "where the waiting main thread and the signalling client run (two PUs)" },
 	{ NULL }
 };

@@ -97,8 +97,7 @@ static void gap_teardown(struct ptb_point *p)
 }
 
 static const struct ptb_param gap_params[] = {
-	{ "placement", "smt,cross_core,cross_package,cross_numa",
-	  "smt,cross_core,cross_package,cross_numa", 0, 0,
+	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
 	  "where the sending main thread and the receiving client run (two PUs)" },
 	{ NULL }
 };
