@@ -25,6 +25,12 @@
  *          (one figure is one round trip: main -> client -> main)
  *     g    cond.gap at the placement: time per message of a long burst
  *          of counter-and-signal messages
+ *   g is the interval between complete messages in a burst, so it holds
+ *   at least one send and one receive (the mutex burst locks the next
+ *   ring mutex and unlocks the current one; the condition burst takes the
+ *   mutex, bumps a counter and signals a waiting thread): compare it with
+ *   o_s + o_r, not with o_s alone as the paper's remark that the gap does
+ *   not exceed the send overhead might suggest.
  *   L = rtt / 2 - o_s - o_r for both.  Where the round trip puts a thread
  *   to sleep and wakes it (a contended mutex, a condition wait that finds
  *   no signal), L absorbs that wake-up, which the overheads measured alone
