@@ -398,6 +398,20 @@ static void progress(struct run_state *rs, const json_t *rec)
 	fflush(stderr);
 }
 
+/* On a terminal the live line names the point being measured. */
+static void progress_begin(const struct run_state *rs, const char *bench, const json_t *params)
+{
+	char what[256];
+	json_t *rec;
+	if (!isatty(STDERR_FILENO))
+		return;
+	rec = json_pack("{s:s,s:O}", "bench", bench, "params", params);
+	describe(rec, what, sizeof what);
+	json_decref(rec);
+	fprintf(stderr, "\r\033[K[%d] %-48s measuring...", rs->done + 1, what);
+	fflush(stderr);
+}
+
 static void add_record(struct run_state *rs, json_t *rec)
 {
 	const char *st = json_string_value(json_object_get(rec, "status"));
@@ -441,7 +455,8 @@ static bool pump(struct child *c)
 
 /* Hand complete lines to the run; a new point restarts the watchdog and a
  * saved result lets the child go on. */
-static void take_lines(struct run_state *rs, struct ptb_sweep *mirror, struct child *c)
+static void take_lines(struct run_state *rs, struct ptb_sweep *mirror, struct child *c,
+		       const char *bench)
 {
 	const char *values[PTB_MAX_PARAMS];
 	char *nl;
@@ -453,6 +468,7 @@ static void take_lines(struct run_state *rs, struct ptb_sweep *mirror, struct ch
 			json_decref(c->current);
 			c->current = json_incref(json_object_get(msg, "begin"));
 			c->deadline = now_s() + rs->o->timeout_s;
+			progress_begin(rs, bench, c->current);
 		} else if (rec) {
 			ptb_sweep_next(mirror, values);
 			ptb_sweep_feed(mirror, record_mean(rec));
@@ -527,7 +543,8 @@ static int spawn(const struct ptb_run_opts *o, const struct ptb_system *sys,
 
 /* Follow the child until it ends, hangs or the run is interrupted; false
  * when it was still running (then it must be killed). */
-static bool follow(struct run_state *rs, struct ptb_sweep *mirror, struct child *c)
+static bool follow(struct run_state *rs, struct ptb_sweep *mirror, struct child *c,
+		   const char *bench)
 {
 	for (;;) {
 		struct pollfd pfd = { c->from, POLLIN, 0 };
@@ -536,7 +553,7 @@ static bool follow(struct run_state *rs, struct ptb_sweep *mirror, struct child 
 		int ms = (int)((c->deadline - now_s()) * 1000) + 1;
 		if (poll(&pfd, 1, ms) > 0) {
 			bool more = pump(c);
-			take_lines(rs, mirror, c);
+			take_lines(rs, mirror, c, bench);
 			if (!more)
 				return true;
 		}
@@ -544,12 +561,13 @@ static bool follow(struct run_state *rs, struct ptb_sweep *mirror, struct child 
 }
 
 /* Keep a result that arrived while the parent was deciding to stop. */
-static void drain(struct run_state *rs, struct ptb_sweep *mirror, struct child *c)
+static void drain(struct run_state *rs, struct ptb_sweep *mirror, struct child *c,
+		  const char *bench)
 {
 	fcntl(c->from, F_SETFL, O_NONBLOCK);
 	while (pump(c) && memchr(c->buf, '\n', c->len))
-		take_lines(rs, mirror, c);
-	take_lines(rs, mirror, c);
+		take_lines(rs, mirror, c, bench);
+	take_lines(rs, mirror, c, bench);
 }
 
 static void run_bench(struct run_state *rs, const struct ptb_system *sys,
@@ -569,9 +587,9 @@ static void run_bench(struct run_state *rs, const struct ptb_system *sys,
 		ptb_sweep_free(mirror);
 		return;
 	}
-	bool ended = follow(rs, mirror, &c);
+	bool ended = follow(rs, mirror, &c, b->name);
 	if (!ended) {
-		drain(rs, mirror, &c);
+		drain(rs, mirror, &c, b->name);
 		kill(c.pid, SIGKILL);
 	}
 	waitpid(c.pid, &status, 0);
