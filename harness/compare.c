@@ -35,6 +35,7 @@
 
 #include "error.h"
 #include "mannwhitney.h"
+#include "stats.h"
 #include "report.h"
 #include "result.h"
 #include "tools.h"
@@ -154,17 +155,6 @@ static int is_ok(const json_t *rec)
 	return status && !strcmp(status, "ok");
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median(double *x, int n)
-{
-	qsort(x, (size_t)n, sizeof *x, cmp_double);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
-}
 
 /* ---- judging ------------------------------------------------------------ */
 
@@ -204,8 +194,8 @@ static void judge(double *b, int nb, double *n, int nn, struct judged *j)
 		mw.p = NAN;
 	j->nb = nb;
 	j->nn = nn;
-	j->base_med = median(b, nb);
-	j->new_med = median(n, nn);
+	j->base_med = ptb_median_inplace(b, nb);
+	j->new_med = ptb_median_inplace(n, nn);
 	j->p = mw.p;
 	j->change_pct = j->shift_pct = j->lo_pct = j->hi_pct = j->lo_w = j->hi_w = NAN;
 	if (!(j->base_med > 0))
@@ -239,10 +229,10 @@ static void estimate_noise(const struct point *pts, int npts, struct noise *nz)
 		if (!pts[i].why[0] && !isnan(pts[i].j.lo_pct))
 			s[nz->n++] = pts[i].j.shift_pct;
 	if (s && nz->n >= PTB_NOISE_MIN_POINTS) {
-		double m = median(s, nz->n);
+		double m = ptb_median_inplace(s, nz->n);
 		for (int i = 0; i < nz->n; i++)
 			s[i] = fabs(s[i] - m);
-		nz->tau = 1.4826 * median(s, nz->n);
+		nz->tau = 1.4826 * ptb_median_inplace(s, nz->n);
 	}
 	if (nz->tau > 0)
 		nz->z = z_two_sided(PTB_NOISE_FAMILY_ALPHA / nz->n);

@@ -16,24 +16,19 @@
 #include <string.h>
 
 #include "mannwhitney.h"
+#include "stats.h"
 
 /* Exact null distribution up to this many values per sample (no ties). */
 #define PTB_MW_EXACT_MAX 20
 /* z of the two-sided 95 % interval. */
 #define PTB_Z975 1.959963984540054
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 static double *sorted_copy(const double *x, int n)
 {
 	double *s = malloc((size_t)n * sizeof *s);
 	if (s) {
 		memcpy(s, x, (size_t)n * sizeof *s);
-		qsort(s, (size_t)n, sizeof *s, cmp_double);
+		ptb_sort_doubles(s, n);
 	}
 	return s;
 }

@@ -51,6 +51,17 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+void ptb_sort_doubles(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof *x, cmp_double);
+}
+
+double ptb_median_inplace(double *x, int n)
+{
+	ptb_sort_doubles(x, n);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
 /* Type-7 quantile of sorted x. */
 static double quantile(const double *x, int n, double p)
 {
@@ -136,7 +147,7 @@ void ptb_stats_compute(const double *x, int n, struct ptb_stats *s)
 		return;
 	}
 	memcpy(sorted, x, n * sizeof *sorted);
-	qsort(sorted, n, sizeof *sorted, cmp_double);
+	ptb_sort_doubles(sorted, n);
 	order_stats(sorted, n, s);
 	free(sorted);
 }

@@ -28,6 +28,9 @@ const char *ptb_stop_rule_name(enum ptb_stop_rule r);
 int ptb_stop_rule_from_name(const char *name);   /* -1 if unknown */
 
 void ptb_stats_compute(const double *x, int n, struct ptb_stats *s);
+/* Sort ascending; the median of n > 0 values, sorting them in place. */
+void ptb_sort_doubles(double *x, int n);
+double ptb_median_inplace(double *x, int n);
 /* Ranks (0-based, inclusive) bounding the 95 % CI of the median of n sorted
  * values; lo = 0 and hi = n - 1 when n is too small for 95 %. */
 void ptb_median_ci_ranks(int n, int *lo, int *hi);
