@@ -76,19 +76,36 @@ void ptb_bench_await(_Atomic uint64_t *v, uint64_t want)
 		sched_yield();
 }
 
-double ptb_bench_thread_cpu_ns(void)
+/* Called by the measured thread itself, before the point's first timing. */
+void ptb_share_add_self(struct ptb_share *s)
+{
+	if (s->n < PTB_SHARE_THREADS && pthread_getcpuclockid(pthread_self(), &s->clock[s->n]) == 0)
+		s->n++;
+}
+
+static double clock_ns(clockid_t c)
 {
 	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	clock_gettime(c, &ts);
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-void ptb_bench_judge_share(struct ptb_point *p, double cpu_ns, double wall_ns)
+void ptb_share_check(struct ptb_point *p, struct ptb_share *s)
 {
-	double share = wall_ns > 0 ? cpu_ns / wall_ns : 1;
+	double cpu = 0, wall = clock_ns(CLOCK_MONOTONIC);
+	for (int i = 0; i < s->n; i++)
+		cpu += clock_ns(s->clock[i]);
+	if (s->started) {
+		s->cpu += cpu - s->cpu_last;
+		s->wall += wall - s->wall_last;
+	}
+	s->cpu_last = cpu;
+	s->wall_last = wall;
+	s->started = true;
 
+	double share = s->wall > 0 ? s->cpu / s->wall : 1;
 	ptb_point_note(p, "cpu_share", share);
-	if (wall_ns >= PTB_SHARE_MIN_WALL_NS && share < PTB_SHARE_MIN)
+	if (s->wall >= PTB_SHARE_MIN_WALL_NS && share < PTB_SHARE_MIN)
 		ptb_point_unstable(p, "other tasks shared the PU: the measured threads had "
 				   "%.0f %% of it", 100 * share);
 }

@@ -15,6 +15,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 #include "ptbench.h"
 
@@ -51,16 +52,26 @@ void ptb_bench_await(_Atomic uint64_t *v, uint64_t want);
  * Did our threads have their PU to themselves?  For the benchmarks whose
  * figure is the time between handovers of one PU (yield, timeslice),
  * another task on that PU inflates the figure without breaking the
- * handover.  They read their threads' CPU time (CLOCK_THREAD_CPUTIME_ID)
- * and the wall time (ptb_ticks) around each run -- two reads per timing of
- * thousands of switches -- and the share cpu / wall is noted as
- * `cpu_share`; a share below PTB_SHARE_MIN over all timings so far (once
- * they add up to PTB_SHARE_MIN_WALL_NS) makes the point unstable.
+ * handover.  Each measured thread registers its CPU clock once
+ * (ptb_share_add_self); check() then reads those clocks and the wall clock
+ * -- after the timing, so nothing is added to the timed loops -- and the
+ * share of CPU time in wall time since the previous check is accumulated
+ * and noted as `cpu_share`.  A share below PTB_SHARE_MIN over all timings
+ * so far (once they add up to PTB_SHARE_MIN_WALL_NS) makes the point
+ * unstable.
  */
 #define PTB_SHARE_MIN          0.8
 #define PTB_SHARE_MIN_WALL_NS  5e7
-double ptb_bench_thread_cpu_ns(void);
-void ptb_bench_judge_share(struct ptb_point *p, double cpu_ns, double wall_ns);
+#define PTB_SHARE_THREADS      2
+struct ptb_share {
+	int n;
+	clockid_t clock[PTB_SHARE_THREADS];
+	bool started;
+	double cpu_last, wall_last;     /* at the previous check */
+	double cpu, wall;               /* accumulated since the first check */
+};
+void ptb_share_add_self(struct ptb_share *s);
+void ptb_share_check(struct ptb_point *p, struct ptb_share *s);
 
 /*
  * Mutexes that a timing locks (or unlocks) once each and that check()

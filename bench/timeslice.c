@@ -21,9 +21,8 @@
  * Checks: main counts its spins; fewer than PTB_SLICE_MIN_SPINS per
  * handover means the threads ran at the same time (not on one PU) and the
  * point is na.  Another task on the PU would take slices between ours and
- * lengthen the figure, so main's CPU time is compared with the wall time
- * (ptb_bench_judge_share; main runs half the slices, so its share counts
- * twice).  Notes: `spins_per_slice`, `cpu_share`, and the fair
+ * lengthen the figure, so both threads' CPU time is compared with the
+ * wall time after each timing (ptb_share_check).  Notes: `spins_per_slice`, `cpu_share`, and the fair
  * scheduler's `base_slice_ns` where the kernel shows it (the slice ends at
  * the first scheduler tick after that much run time, so with HZ=250 expect
  * about 4 ms).
@@ -36,8 +35,7 @@ struct slice {
 	_Atomic uint64_t turn;
 	uint64_t main_base, client_base;    /* `turn` when each side's timing starts */
 	uint64_t spins, handovers;          /* main's spin loop iterations, slices waited */
-	double cpu_ns;                      /* main's CPU time in run() */
-	uint64_t wall_ticks;
+	struct ptb_share share;             /* main's and the client's CPU time */
 };
 
 static struct slice sl;
@@ -63,7 +61,12 @@ static void slice_client(void *arg, uint64_t n)
 	st->client_base = b + 2 * n + 1;
 }
 
-static const struct ptb_client_ops slice_ops = { .body = slice_client };
+static void slice_client_init(void *arg)
+{
+	ptb_share_add_self(&((struct slice *)arg)->share);
+}
+
+static const struct ptb_client_ops slice_ops = { .init = slice_client_init, .body = slice_client };
 
 static int slice_setup(struct ptb_point *p)
 {
@@ -73,6 +76,7 @@ static int slice_setup(struct ptb_point *p)
 		return -1;
 	if (p->sys->sys.base_slice_ns >= 0)
 		ptb_point_note(p, "base_slice_ns", p->sys->sys.base_slice_ns);
+	ptb_share_add_self(&sl.share);
 	return ptb_client_start(p, &slice_ops, &sl);
 }
 
@@ -80,8 +84,6 @@ static void slice_run(struct ptb_point *p, uint64_t n)
 {
 	struct slice *st = p->state;
 	uint64_t b = st->main_base, spins = 0;
-	uint64_t w0 = ptb_ticks();
-	double c0 = ptb_bench_thread_cpu_ns();
 
 	for (uint64_t i = 0; i < n; i++) {
 		spins += spin_until(&st->turn, b + 2 * i);
@@ -92,8 +94,6 @@ static void slice_run(struct ptb_point *p, uint64_t n)
 	st->main_base = b + 2 * n + 1;
 	st->spins += spins;
 	st->handovers += n;
-	st->cpu_ns += ptb_bench_thread_cpu_ns() - c0;
-	st->wall_ticks += ptb_ticks_elapsed(w0, ptb_ticks());
 }
 
 static void slice_check(struct ptb_point *p, uint64_t n)
@@ -102,7 +102,7 @@ static void slice_check(struct ptb_point *p, uint64_t n)
 	double per = (double)st->spins / (double)st->handovers;
 
 	ptb_point_note(p, "spins_per_slice", per);
-	ptb_bench_judge_share(p, 2 * st->cpu_ns, ptb_ticks_to_ns(&p->sys->clock, st->wall_ticks));
+	ptb_share_check(p, &st->share);
 	if (per < PTB_SLICE_MIN_SPINS)
 		ptb_point_na(p, "threads were not time-sliced on one PU: %.0f spins per handover",
 			     per);

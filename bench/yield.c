@@ -17,8 +17,8 @@
  * totals since setup; the notes `switches` and `yields` give the counts.
  * A third task on the PU would run between our yields and inflate the
  * figure while every yield still counts as a switch, so the two yielding
- * threads' CPU time is compared with the wall time of run()
- * (ptb_bench_judge_share, note `cpu_share`).
+ * threads' CPU time is compared with the wall time after each timing
+ * (ptb_share_check, note `cpu_share`).
  *
  * proxy=yes is the paper's AIX variant: the main thread does not yield.
  * Two clients on the PU (the proxy and its partner) do, and run() only
@@ -37,8 +37,7 @@
 struct yield {
 	_Atomic int last;
 	uint64_t switches[2];           /* by thread: 0 main or proxy, 1 partner */
-	double cpu_ns[2];               /* by thread, in its yield loops */
-	uint64_t wall_ticks;            /* in run() */
+	struct ptb_share share;         /* the two yielding threads' CPU time */
 	uint64_t yields;                /* counted in check() */
 	bool proxy;
 	pthread_mutex_t m;
@@ -58,14 +57,17 @@ static struct role roles[2] = { { &yl, 0 }, { &yl, 1 } };
 static void yield_loop(struct yield *st, int me, uint64_t n)
 {
 	uint64_t sw = 0;
-	double c0 = ptb_bench_thread_cpu_ns();
 	for (uint64_t i = 0; i < n; i++) {
 		atomic_store_explicit(&st->last, me, memory_order_relaxed);
 		sched_yield();
 		sw += atomic_load_explicit(&st->last, memory_order_relaxed) != me;
 	}
 	st->switches[me] += sw;
-	st->cpu_ns[me] += ptb_bench_thread_cpu_ns() - c0;
+}
+
+static void yielder_init(void *arg)
+{
+	ptb_share_add_self(&yl.share);
 }
 
 /* proxy=no: the partner of the yielding main thread. */
@@ -102,8 +104,8 @@ static void proxied_body(void *arg, uint64_t n)
 	pthread_setcancelstate(old, NULL);
 }
 
-static const struct ptb_client_ops partner_ops = { .body = partner_body };
-static const struct ptb_client_ops proxied_ops = { .body = proxied_body };
+static const struct ptb_client_ops partner_ops = { .init = yielder_init, .body = partner_body };
+static const struct ptb_client_ops proxied_ops = { .init = yielder_init, .body = proxied_body };
 
 static int yield_setup(struct ptb_point *p)
 {
@@ -117,6 +119,7 @@ static int yield_setup(struct ptb_point *p)
 	if (!yl.proxy) {
 		if (ptb_bench_pin_same_pu(p) < 0)
 			return -1;
+		ptb_share_add_self(&yl.share);
 		return ptb_client_start(p, &partner_ops, NULL);
 	}
 	if (!pair->possible) {
@@ -142,13 +145,11 @@ static void proxied_run(struct yield *st)
 static void yield_run(struct ptb_point *p, uint64_t n)
 {
 	struct yield *st = p->state;
-	uint64_t w0 = ptb_ticks();
 
 	if (st->proxy)
 		proxied_run(st);
 	else
 		yield_loop(st, 0, n);
-	st->wall_ticks += ptb_ticks_elapsed(w0, ptb_ticks());
 }
 
 static void yield_check(struct ptb_point *p, uint64_t n)
@@ -160,8 +161,7 @@ static void yield_check(struct ptb_point *p, uint64_t n)
 	st->yields += 2 * n;
 	ptb_point_note(p, "switches", switches);
 	ptb_point_note(p, "yields", st->yields);
-	ptb_bench_judge_share(p, st->cpu_ns[0] + st->cpu_ns[1],
-			      ptb_ticks_to_ns(&p->sys->clock, st->wall_ticks));
+	ptb_share_check(p, &st->share);
 	switch (ptb_yield_alternation(switches, st->yields, why, sizeof why)) {
 	case PTB_NA:       ptb_point_na(p, "%s", why);       break;
 	case PTB_UNSTABLE: ptb_point_unstable(p, "%s", why); break;
