@@ -22,10 +22,11 @@
  * handover means the threads ran at the same time (not on one PU) and the
  * point is na.  Another task on the PU would take slices between ours and
  * lengthen the figure, so both threads' CPU time is compared with the
- * wall time after each timing (ptb_share_check).  Notes: `spins_per_slice`, `cpu_share`, and the fair
- * scheduler's `base_slice_ns` where the kernel shows it (the slice ends at
- * the first scheduler tick after that much run time, so with HZ=250 expect
- * about 4 ms).
+ * wall time after each timing (ptb_share_check).  Notes:
+ * `spins_per_slice`, `cpu_share`, the `scheduler` (EEVDF or CFS) and its
+ * `base_slice_ns` where the kernel shows it (the slice ends at the first
+ * scheduler tick after that much run time, so with HZ=250 expect about
+ * 4 ms).
  */
 #include "bench/common.h"
 
@@ -74,6 +75,8 @@ static int slice_setup(struct ptb_point *p)
 	p->state = &sl;
 	if (ptb_bench_pin_same_pu(p) < 0)
 		return -1;
+	if (*p->sys->sys.scheduler)
+		ptb_point_note_text(p, "scheduler", p->sys->sys.scheduler);
 	if (p->sys->sys.base_slice_ns >= 0)
 		ptb_point_note(p, "base_slice_ns", p->sys->sys.base_slice_ns);
 	ptb_share_add_self(&sl.share);

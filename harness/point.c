@@ -86,15 +86,30 @@ void ptb_point_error(struct ptb_point *p, const char *fmt, ...)
 
 /* Keys are kept by pointer: benchmarks pass string literals.  A benchmark
  * has a fixed handful of notes, so keys beyond PTB_MAX_NOTES are dropped. */
-void ptb_point_note(struct ptb_point *p, const char *key, double value)
+/* The slot of a note: its key's, or a new one; -1 when all are taken. */
+static int note_slot(struct ptb_point *p, const char *key)
 {
 	for (int i = 0; i < p->nnotes; i++)
-		if (strcmp(p->note_key[i], key) == 0) {
-			p->note_val[i] = value;
-			return;
-		}
+		if (strcmp(p->note_key[i], key) == 0)
+			return i;
 	if (p->nnotes >= PTB_MAX_NOTES)
-		return;
+		return -1;
 	p->note_key[p->nnotes] = key;
-	p->note_val[p->nnotes++] = value;
+	return p->nnotes++;
+}
+
+void ptb_point_note(struct ptb_point *p, const char *key, double value)
+{
+	int i = note_slot(p, key);
+	if (i >= 0) {
+		p->note_val[i] = value;
+		p->note_text[i] = NULL;
+	}
+}
+
+void ptb_point_note_text(struct ptb_point *p, const char *key, const char *text)
+{
+	int i = note_slot(p, key);
+	if (i >= 0)
+		p->note_text[i] = text;
 }

@@ -74,6 +74,7 @@ struct ptb_point {
 	int nnotes;
 	const char *note_key[PTB_MAX_NOTES];
 	double note_val[PTB_MAX_NOTES];
+	const char *note_text[PTB_MAX_NOTES];  /* non-NULL: a text note */
 };
 
 struct ptb_bench {
@@ -111,6 +112,8 @@ void ptb_point_error(struct ptb_point *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 /* A named figure recorded beside the result ("switches", "base_slice_ns"). */
 void ptb_point_note(struct ptb_point *p, const char *key, double value);
+/* The same with a text ("scheduler" = "EEVDF"); it must outlive the point. */
+void ptb_point_note_text(struct ptb_point *p, const char *key, const char *text);
 
 /*
  * Client threads.  A client is bound to the point's client PU (or left

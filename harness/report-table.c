@@ -90,8 +90,11 @@ static void notes_text(char *buf, size_t len, const json_t *notes)
 	json_t *v;
 	size_t used = (size_t)snprintf(buf, len, "notes:");
 	json_object_foreach((json_t *)notes, key, v) {
-		char num[32];
-		ptb_fmt_jnum(num, sizeof num, v);
+		char num[64];
+		if (json_is_string(v))
+			snprintf(num, sizeof num, "%s", json_string_value(v));
+		else
+			ptb_fmt_jnum(num, sizeof num, v);
 		if (used < len)
 			used += (size_t)snprintf(buf + used, len - used, "%s %s = %s",
 						 used > 6 ? "," : "", key, *num ? num : "null");

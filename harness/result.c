@@ -71,7 +71,8 @@ static json_t *notes(const struct ptb_point *p)
 	int n = p->nnotes < PTB_MAX_NOTES ? p->nnotes : PTB_MAX_NOTES;
 	for (int i = 0; i < n; i++)
 		if (p->note_key[i])
-			json_object_set_new(o, p->note_key[i], num(p->note_val[i]));
+			json_object_set_new(o, p->note_key[i], p->note_text[i] ?
+					    json_string(p->note_text[i]) : num(p->note_val[i]));
 	return o;
 }
 
@@ -288,11 +289,12 @@ static int bad(struct check *c, const char *fmt, ...)
 	return -1;
 }
 
-enum kind { K_STRING, K_NUMBER, K_OBJECT, K_ARRAY };
+enum kind { K_STRING, K_NUMBER, K_OBJECT, K_ARRAY, K_SCALAR };
 
 static const char *const kind_name[] = {
 	[K_STRING] = "a string", [K_NUMBER] = "a number",
 	[K_OBJECT] = "an object", [K_ARRAY] = "an array",
+	[K_SCALAR] = "a number or a string",
 };
 
 static bool is_kind(const json_t *v, enum kind k)
@@ -302,6 +304,7 @@ static bool is_kind(const json_t *v, enum kind k)
 	case K_NUMBER: return json_is_number(v);
 	case K_OBJECT: return json_is_object(v);
 	case K_ARRAY:  return json_is_array(v);
+	case K_SCALAR: return json_is_number(v) || json_is_string(v);
 	}
 	return false;
 }
@@ -432,7 +435,7 @@ static int check_measured(struct check *c, const json_t *rec, enum origin origin
 	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
 	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0)
 		return -1;
-	return members(c, json_object_get(rec, "notes"), "notes", K_NUMBER, true);
+	return members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true);
 }
 
 static int check_record(struct check *c, const json_t *rec)

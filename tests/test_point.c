@@ -59,9 +59,17 @@ static void notes(void)
 	ptb_point_note(&p, "switches", 3);
 	ptb_point_note(&p, "switches", 5);
 	tap_ok(p.nnotes == 1 && p.note_val[0] == 5, "a note with an existing key is replaced");
+	ptb_point_note_text(&p, "scheduler", "EEVDF");
+	tap_ok(p.nnotes == 2 && p.note_text[1] && strcmp(p.note_text[1], "EEVDF") == 0 &&
+	       !p.note_text[0], "a text note beside a numeric one");
+	ptb_point_note(&p, "scheduler", 1);
+	tap_ok(p.nnotes == 2 && !p.note_text[1] && p.note_val[1] == 1,
+	       "a numeric note replaces a text note of the same key");
 	for (int i = 0; i < 9; i++)
 		ptb_point_note(&p, keys[i], i);
-	tap_ok(p.nnotes == PTB_MAX_NOTES && strcmp(p.note_key[PTB_MAX_NOTES - 1], "g") == 0,
+	/* Two slots are taken by "switches" and "scheduler" already. */
+	tap_ok(p.nnotes == PTB_MAX_NOTES &&
+	       strcmp(p.note_key[PTB_MAX_NOTES - 1], keys[PTB_MAX_NOTES - 3]) == 0,
 	       "at most PTB_MAX_NOTES notes");
 }
 

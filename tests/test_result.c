@@ -85,7 +85,7 @@ static json_t *sample_run(void)
 {
 	double samples[] = { 120.5, 119.75, 121.25, 120.125 };
 	struct ptb_point p = { .bench = &bench, .value = { "cross_core", "16" },
-			       .nclient_bindings = 1, .nnotes = 1 };
+			       .nclient_bindings = 1, .nnotes = 2 };
 	struct ptb_measurement m = { .iterations = 4096, .timings = 4, .samples = samples,
 				     .stop = PTB_STOPPED_RULE };
 	ptb_stats_compute(samples, 4, &m.stats);
@@ -94,6 +94,8 @@ static json_t *sample_run(void)
 	snprintf(p.binding_client[0], sizeof p.binding_client[0], "1");
 	p.note_key[0] = "switches";
 	p.note_val[0] = 8192;
+	p.note_key[1] = "scheduler";
+	p.note_text[1] = "EEVDF";
 
 	json_t *run = ptb_run_new(context());
 	json_t *results = json_object_get(run, "results");
@@ -122,6 +124,8 @@ static void test_record(void)
 			"binding"), "clients"), 0)), "1"),
 	       "record carries the samples and the clients' binding");
 	tap_near(ptb_jnum(json_object_get(rec, "notes"), "switches"), 8192, 0, "record carries notes");
+	tap_ok(!strcmp(ptb_jstr(json_object_get(rec, "notes"), "scheduler") ?: "", "EEVDF"),
+	       "record carries text notes as strings");
 	rec = json_array_get(json_object_get(run, "results"), 2);
 	tap_ok(!strcmp(ptb_jstr(rec, "status"), "na") && !json_object_get(rec, "mean") &&
 	       !strcmp(ptb_jstr(rec, "reason"), "needs 2 cores"),
