@@ -97,7 +97,7 @@ static void cgap_teardown(struct ptb_point *p)
 static const struct ptb_param cgap_params[] = {
 	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
 	  "where the sending main thread and the receiving client run (two PUs)" },
-	{ NULL }
+	{ 0 }
 };
 
 const struct ptb_bench ptb_bench_cond_gap = {

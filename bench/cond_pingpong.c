@@ -126,7 +126,7 @@ static const struct ptb_param condpp_params[] = {
 	  "where the main thread and the client run" },
 	{ "signal", "locked,unlocked", "locked", 0, 0,
 	  "signal while holding the mutex, or after unlocking it" },
-	{ NULL }
+	{ 0 }
 };
 
 const struct ptb_bench ptb_bench_cond_pingpong = {

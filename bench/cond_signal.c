@@ -44,7 +44,7 @@ static void signal_teardown(struct ptb_point *p)
 	pthread_cond_destroy(&st->c);
 }
 
-static const struct ptb_param signal_params[] = { { NULL } };
+static const struct ptb_param signal_params[] = { { 0 } };
 
 const struct ptb_bench ptb_bench_cond_signal = {
 	.name = "cond.signal",

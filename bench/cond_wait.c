@@ -95,7 +95,7 @@ static void condwait_teardown(struct ptb_point *p)
 static const struct ptb_param condwait_params[] = {
 	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
 	  "where the waiting main thread and the signalling client run (two PUs)" },
-	{ NULL }
+	{ 0 }
 };
 
 const struct ptb_bench ptb_bench_cond_wait = {

@@ -194,10 +194,10 @@ static const struct ptb_param create_params[] = {
 	{ "detach", "yes,no", "yes,no", 0, 0, "create the threads detached or joinable" },
 	{ "scope", "system,process", "system,process", 0, 0,
 	  "contention scope: PTHREAD_SCOPE_SYSTEM or PTHREAD_SCOPE_PROCESS" },
-	{ NULL }
+	{ 0 }
 };
 
-static const struct ptb_param no_params[] = { { NULL } };
+static const struct ptb_param no_params[] = { { 0 } };
 
 const struct ptb_bench ptb_bench_create = {
 	.name = "create",

@@ -143,10 +143,10 @@ static void pingpong_teardown(struct ptb_point *p)
 static const struct ptb_param pingpong_params[] = {
 	{ "placement", PTB_PLACEMENTS_ALL, PTB_PLACEMENTS_ALL, 0, 0,
 	  "where the main thread and the client run" },
-	{ NULL }
+	{ 0 }
 };
 
-static const struct ptb_param no_params[] = { { NULL } };
+static const struct ptb_param no_params[] = { { 0 } };
 
 const struct ptb_bench ptb_bench_mutex_pingpong = {
 	.name = "mutex.pingpong",

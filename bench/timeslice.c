@@ -116,7 +116,7 @@ static void slice_teardown(struct ptb_point *p)
 	ptb_bench_unpin(p);
 }
 
-static const struct ptb_param no_params[] = { { NULL } };
+static const struct ptb_param no_params[] = { { 0 } };
 
 const struct ptb_bench ptb_bench_timeslice = {
 	.name = "timeslice",

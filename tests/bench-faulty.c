@@ -15,7 +15,7 @@
 static const struct ptb_param point_param[] = {
 	/* name    domain         defaults       min max help */
 	{ "k",     "1,2,3,4,5,6", "1,2,3,4,5,6", 0,  0,  "which point" },
-	{ NULL }
+	{ 0 }
 };
 
 static int nothing_setup(struct ptb_point *p) { (void)p; return 0; }

@@ -42,10 +42,9 @@ static void p_body(void *arg, uint64_t n)
 static void spin_body(void *arg, uint64_t n)
 {
 	struct probe *pr = arg;
-	volatile uint64_t sink = 0;
 	pr->spinning = 1;
 	for (uint64_t i = 0;; i++) {
-		sink += i;
+		__asm__ __volatile__("" ::: "memory");   /* keep the loop a loop */
 		ptb_client_testcancel(i);
 	}
 }

@@ -11,7 +11,7 @@
 static const struct ptb_param params[] = {
 	{ "detach",  "yes,no", "yes,no", 0, 0, "" },
 	{ "mutexes", NULL,     "1024",   1, 1000000, "" },
-	{ NULL },
+	{ 0 },
 };
 static const struct ptb_bench bench = { .name = "test.point", .params = params };
 

@@ -15,24 +15,24 @@
 static const struct ptb_param create_params[] = {
 	{ "detach", "yes,no",          "yes,no",         0, 0, "" },
 	{ "scope",  "system,process",  "system,process", 0, 0, "" },
-	{ NULL },
+	{ 0 },
 };
 static const struct ptb_param pingpong_params[] = {
 	{ "placement", PLACEMENTS, "unbound,same_pu,cross_core", 0, 0, "" },
-	{ NULL },
+	{ 0 },
 };
 static const struct ptb_param wait_params[] = {
 	{ "placement", "smt,cross_core,cross_package,cross_numa", "smt,cross_core", 0, 0, "" },
-	{ NULL },
+	{ 0 },
 };
 static const struct ptb_param lock_params[] = {
 	{ "mutexes", NULL, "1024", 1, 1000000, "" },
-	{ NULL },
+	{ 0 },
 };
 static const struct ptb_param mixed_params[] = {
 	{ "placement", PLACEMENTS, "same_pu", 0, 0, "" },
 	{ "mutexes", NULL, "1024", 1, 1000000, "" },
-	{ NULL },
+	{ 0 },
 };
 
 static const struct ptb_bench create = { .name = "create", .params = create_params };
