@@ -223,7 +223,7 @@ static void add_sysfs_cache(struct ptb_cpuinfo *ci, const char *dir)
 	if (read_word(dir, "level", level) || read_word(dir, "type", type))
 		return;
 	c->level = atoi(level);
-	for (size_t i = 0; type[i] && i < sizeof c->type - 1; i++)
+	for (size_t i = 0; i < sizeof c->type - 1 && type[i]; i++)
 		c->type[i] = (char)tolower((unsigned char)type[i]);
 	c->kib = read_word(dir, "size", size) ? 0 : kib_of(size);
 	c->line = read_word(dir, "coherency_line_size", line) ? 0 : atoi(line);
