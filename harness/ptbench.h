@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "clock.h"
-#include "cpuinfo.h"
-#include "sysinfo.h"
-#include "topology.h"
+#include "platform/clock.h"
+#include "platform/cpuinfo.h"
+#include "platform/sysinfo.h"
+#include "platform/topology.h"
 
 #define PTB_MAX_PARAMS  4
 #define PTB_MAX_CLIENTS 4

@@ -7,7 +7,7 @@
  */
 #include <math.h>
 
-#include "mannwhitney.h"
+#include "stats/mannwhitney.h"
 #include "tap.h"
 
 #define N(a) ((int)(sizeof(a) / sizeof((a)[0])))

@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "topology.h"
+#include "platform/topology.h"
 
 /* bench                 lo (ns)  hi (ns)   why the bounds */
 static const struct { const char *bench; double lo, hi; } bounds[] = {

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "ptbench.h"
-#include "result.h"
+#include "record/result.h"
 #include "tap.h"
 
 struct probe {

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "clock.h"
+#include "platform/clock.h"
 #include "tap.h"
-#include "topology.h"
+#include "platform/topology.h"
 
 #define WINDOW_NS   150000000L   /* long enough that 0.1 % is 150 us */
 #define READS_PER_CPU 10000

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "info.h"
-#include "result.h"
+#include "machine/info.h"
+#include "record/result.h"
 #include "tap.h"
 
 /* The context's keys in file order, with their JSON types (n = null allowed). */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cpuinfo.h"
+#include "platform/cpuinfo.h"
 #include "tap.h"
 
 static const char *data_path(const char *name)

@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "logp.h"
+#include "record/logp.h"
 #include "tap.h"
 
 static json_t *rec(const char *bench, const char *status, double mean, const char *params)

@@ -8,7 +8,7 @@
  */
 #include <string.h>
 
-#include "measure.h"
+#include "engine/measure.h"
 #include "tap.h"
 
 struct fake {

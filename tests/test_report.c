@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
-#include "report.h"
-#include "result.h"
+#include "report/report.h"
+#include "record/result.h"
 
 int main(int argc, char **argv)
 {

@@ -14,8 +14,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report.h"
-#include "result.h"
+#include "report/report.h"
+#include "record/result.h"
 #include "tap.h"
 
 static char dir[64];

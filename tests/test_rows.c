@@ -10,8 +10,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "report.h"
-#include "rows.h"
+#include "report/report.h"
+#include "report/rows.h"
 #include "tap.h"
 
 static struct ptb_row row(const char *bench, const char *params)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "stats.h"
+#include "stats/stats.h"
 #include "tap.h"
 
 static void one_to_ten(void)

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "sweep.h"
+#include "engine/sweep.h"
 #include "tap.h"
 
 #define PLACEMENTS "unbound,same_pu,smt,cross_core,cross_package,cross_numa"

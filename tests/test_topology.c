@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "topology.h"
+#include "platform/topology.h"
 
 /* Per placement: "a,b" for a pair, or the reason an impossible one gives. */
 static const struct topo_case {

@@ -17,9 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "result.h"
+#include "record/result.h"
 #include "tap.h"
-#include "tools.h"
+#include "tools/tools.h"
 
 #define CASES_RANDOM     800
 #define CASES_BYTES      1500

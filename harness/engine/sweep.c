@@ -1,0 +1,595 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The data points of one benchmark: the cross product of its variables'
+ * values, taken from the variable's defaults or from the last `-p VAR=...`
+ * naming it.  Values are checked strictly: an enumerated value must be in
+ * the domain, a numeric one must be a whole base-10 integer in [min, max]
+ * (it is then written back in canonical form, "016" -> "16"); repeated
+ * values are dropped.
+ *
+ * A numeric variable given as one range "LO..HI" is swept coarsely -- LO,
+ * every power of two strictly between, HI -- and then refined, SKaMPI
+ * style.  The first range variable is refined and varies fastest; any
+ * other range is only swept coarsely.  Refinement, once the coarse points
+ * of a line (one combination of the other variables) have been fed their
+ * means: every interval between neighbouring values is scored by how far
+ * its change in mean departs from what the slope of a neighbouring
+ * interval predicts, taking the smaller of the two departures (an interval
+ * beside a kink agrees with its neighbour on the far side, so only the
+ * interval holding the kink disagrees with both), relative to its smaller
+ * endpoint mean.  The midpoint of the best-scoring interval whose
+ * endpoints are more than 1 apart is added (ties: the wider, then the
+ * leftmost), measured, and the scores recomputed, until the line has
+ * max_points values (default 16; the coarse sweep is always measured in
+ * full) or no interval scores above 0 -- a straight line needs no more
+ * points.  A line of two points has no neighbouring slopes, so its one
+ * interval is split.  A failed point (fed NAN) is never an endpoint of a
+ * split and provides no slope.
+ *
+ * Returned value strings stay valid until ptb_sweep_free.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine/sweep.h"
+
+#define DEFAULT_MAX_POINTS 16
+
+struct var {
+	const struct ptb_param *par;
+	char **vals;             /* the values, or a range's coarse sweep */
+	int nvals;
+	int pos;                 /* index of the current value */
+	bool range;
+};
+
+struct line_point {
+	long x;
+	double mean;
+};
+
+struct ptb_sweep {
+	int nvars;
+	struct var vars[PTB_MAX_PARAMS];
+	int refined;                   /* index into vars, or -1 */
+	int max_points;
+	bool started, done, emitted;   /* emitted: the current line's one point */
+	struct line_point *line;       /* the refined line, sorted by x */
+	int nline, coarse_next;
+	long last_x;                   /* the refined value last returned */
+	const char *cur;               /* ... as text */
+	char **pool;                   /* midpoint strings, kept until free */
+	int npool, pool_cap;
+};
+
+/* ---- parsing ------------------------------------------------------------ */
+
+static void fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+static void fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+}
+
+/* A whole base-10 integer: no blanks, no trailing text, no overflow. */
+static bool parse_long(const char *s, size_t len, long *out)
+{
+	char buf[32], *end;
+	if (len == 0 || len >= sizeof buf)
+		return false;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	if (!(buf[0] >= '0' && buf[0] <= '9') && buf[0] != '-' && buf[0] != '+')
+		return false;
+	errno = 0;
+	*out = strtol(buf, &end, 10);
+	return errno == 0 && *end == '\0';
+}
+
+static bool in_domain(const char *domain, const char *v, size_t len)
+{
+	for (const char *d = domain; *d;) {
+		size_t n = strcspn(d, ",");
+		if (n == len && strncmp(d, v, len) == 0)
+			return true;
+		d += n + (d[n] == ',');
+	}
+	return false;
+}
+
+static bool is_range(const struct ptb_param *par, const char *list)
+{
+	return !par->domain && strstr(list, "..") && !strchr(list, ',');
+}
+
+/* "VAR=LIST": the name's length and the list, or -1 when malformed. */
+static int split_assign(const char *a, const char **list)
+{
+	const char *eq = strchr(a, '=');
+	if (!eq || eq == a)
+		return -1;
+	*list = eq + 1;
+	return (int)(eq - a);
+}
+
+static void malformed(const char *a, char *err, size_t errlen)
+{
+	fail(err, errlen, "-p '%s': expected VAR=V1,V2,... or VAR=LO..HI", a);
+}
+
+/* One value of a list: 0, with the canonical text in canon (if given). */
+static int check_item(const struct ptb_bench *b, const struct ptb_param *par,
+		      const char *v, size_t len, char *canon, size_t canonlen,
+		      char *err, size_t errlen)
+{
+	long x;
+	if (par->domain) {
+		if (!in_domain(par->domain, v, len)) {
+			fail(err, errlen, "%s: %s: '%.*s' is not one of %s", b->name,
+			     par->name, (int)len, v, par->domain);
+			return -1;
+		}
+		if (canon)
+			snprintf(canon, canonlen, "%.*s", (int)len, v);
+		return 0;
+	}
+	if (!parse_long(v, len, &x) || x < par->min || x > par->max) {
+		fail(err, errlen, "%s: %s: '%.*s' is not an integer in [%ld, %ld]", b->name,
+		     par->name, (int)len, v, par->min, par->max);
+		return -1;
+	}
+	if (canon)
+		snprintf(canon, canonlen, "%ld", x);
+	return 0;
+}
+
+static int parse_range(const struct ptb_bench *b, const struct ptb_param *par,
+		       const char *list, long *lo, long *hi, char *err, size_t errlen)
+{
+	const char *dots = strstr(list, "..");
+	if (!parse_long(list, dots - list, lo) || !parse_long(dots + 2, strlen(dots + 2), hi) ||
+	    *lo > *hi || *lo < par->min || *hi > par->max) {
+		fail(err, errlen, "%s: %s: '%s' is not a range LO..HI of integers in [%ld, %ld] "
+		     "with LO <= HI", b->name, par->name, list, par->min, par->max);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- building the variables --------------------------------------------- */
+
+static int add_value(struct var *v, const char *s)
+{
+	for (int i = 0; i < v->nvals; i++)
+		if (strcmp(v->vals[i], s) == 0)
+			return 0;
+	char **grown = realloc(v->vals, (v->nvals + 1) * sizeof *grown);
+	if (!grown)
+		return -1;
+	v->vals = grown;
+	if (!(v->vals[v->nvals] = strdup(s)))
+		return -1;
+	v->nvals++;
+	return 0;
+}
+
+static int add_long(struct var *v, long x)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", x);
+	return add_value(v, buf);
+}
+
+static int coarse_sweep(struct var *v, long lo, long hi)
+{
+	if (add_long(v, lo) < 0)
+		return -1;
+	for (long p = 1; p < hi; p *= 2) {
+		if (p > lo && add_long(v, p) < 0)
+			return -1;
+		if (p > LONG_MAX / 2)
+			break;
+	}
+	return add_long(v, hi);
+}
+
+static int fill_var(const struct ptb_bench *b, struct var *v, const char *list,
+		    char *err, size_t errlen)
+{
+	char canon[64];
+	long lo, hi;
+	v->range = is_range(v->par, list);
+	if (v->range) {
+		if (parse_range(b, v->par, list, &lo, &hi, err, errlen) < 0)
+			return -1;
+		if (coarse_sweep(v, lo, hi) < 0)
+			goto oom;
+		return 0;
+	}
+	for (const char *s = list;;) {
+		size_t n = strcspn(s, ",");
+		if (check_item(b, v->par, s, n, canon, sizeof canon, err, errlen) < 0)
+			return -1;
+		if (add_value(v, canon) < 0)
+			goto oom;
+		if (!s[n])
+			return 0;
+		s += n + 1;
+	}
+oom:
+	fail(err, errlen, "out of memory");
+	return -1;
+}
+
+/* The list of the last assignment naming par, or the defaults. */
+static const char *list_for(const struct ptb_param *par, const char *const *assign,
+			    int nassign)
+{
+	const char *found = par->defaults ? par->defaults : "";
+	for (int i = 0; i < nassign; i++) {
+		const char *list;
+		int len = split_assign(assign[i], &list);
+		if (len > 0 && (size_t)len == strlen(par->name) &&
+		    strncmp(assign[i], par->name, len) == 0)
+			found = list;
+	}
+	return found;
+}
+
+static int check_assign_syntax(const char *const *assign, int nassign, char *err,
+			       size_t errlen)
+{
+	const char *list;
+	for (int i = 0; i < nassign; i++)
+		if (split_assign(assign[i], &list) < 0) {
+			malformed(assign[i], err, errlen);
+			return -1;
+		}
+	return 0;
+}
+
+struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *assign,
+				int nassign, int max_points, char *err, size_t errlen)
+{
+	struct ptb_sweep *s;
+	if (check_assign_syntax(assign, nassign, err, errlen) < 0)
+		return NULL;
+	if (!(s = calloc(1, sizeof *s))) {
+		fail(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->refined = -1;
+	s->max_points = max_points > 0 ? max_points : DEFAULT_MAX_POINTS;
+	for (int i = 0; b->params && b->params[i].name; i++) {
+		if (i >= PTB_MAX_PARAMS) {
+			fail(err, errlen, "%s: more than %d variables", b->name, PTB_MAX_PARAMS);
+			goto bad;
+		}
+		struct var *v = &s->vars[s->nvars++];
+		v->par = &b->params[i];
+		if (fill_var(b, v, list_for(v->par, assign, nassign), err, errlen) < 0)
+			goto bad;
+		if (v->range && s->refined < 0)
+			s->refined = i;
+	}
+	return s;
+bad:
+	ptb_sweep_free(s);
+	return NULL;
+}
+
+/* ---- refinement --------------------------------------------------------- */
+
+static double slope(const struct line_point *a, const struct line_point *b)
+{
+	return (b->mean - a->mean) / (double)(b->x - a->x);
+}
+
+/* Score of the interval [j, j+1]; see the header comment. */
+static double interval_score(const struct line_point *l, int n, int j)
+{
+	const struct line_point *a = &l[j], *b = &l[j + 1];
+	double change = b->mean - a->mean, width = (double)(b->x - a->x);
+	double dev = INFINITY;
+	bool any = false;
+
+	if (j > 0 && isfinite(l[j - 1].mean)) {
+		dev = fmin(dev, fabs(change - slope(&l[j - 1], a) * width));
+		any = true;
+	}
+	if (j + 2 < n && isfinite(l[j + 2].mean)) {
+		dev = fmin(dev, fabs(change - slope(b, &l[j + 2]) * width));
+		any = true;
+	}
+	if (!any)
+		return n == 2 ? INFINITY : 0;
+	double denom = fmin(fabs(a->mean), fabs(b->mean));
+	if (denom > 0)
+		return dev / denom;
+	return dev > 0 ? INFINITY : 0;
+}
+
+/* Index j of the interval to split, or -1. */
+static int pick_interval(const struct line_point *l, int n)
+{
+	int best = -1;
+	double best_score = 0;
+	for (int j = 0; j + 1 < n; j++) {
+		if (l[j + 1].x - l[j].x <= 1 || !isfinite(l[j].mean) || !isfinite(l[j + 1].mean))
+			continue;
+		double sc = interval_score(l, n, j);
+		if (!(sc > 0))
+			continue;
+		if (best < 0 || sc > best_score ||
+		    (sc == best_score && l[j + 1].x - l[j].x > l[best + 1].x - l[best].x)) {
+			best = j;
+			best_score = sc;
+		}
+	}
+	return best;
+}
+
+static const char *intern(struct ptb_sweep *s, long x)
+{
+	char buf[32];
+	snprintf(buf, sizeof buf, "%ld", x);
+	for (int i = 0; i < s->npool; i++)
+		if (strcmp(s->pool[i], buf) == 0)
+			return s->pool[i];
+	if (s->npool == s->pool_cap) {
+		int cap = s->pool_cap ? 2 * s->pool_cap : 16;
+		char **grown = realloc(s->pool, cap * sizeof *grown);
+		if (!grown)
+			return NULL;
+		s->pool = grown;
+		s->pool_cap = cap;
+	}
+	if (!(s->pool[s->npool] = strdup(buf)))
+		return NULL;
+	return s->pool[s->npool++];
+}
+
+static void line_insert(struct ptb_sweep *s, int at, long x)
+{
+	memmove(&s->line[at + 1], &s->line[at], (s->nline - at) * sizeof *s->line);
+	s->line[at] = (struct line_point){ x, NAN };
+	s->nline++;
+}
+
+/* The next point of the refined line; NULL when the line is done. */
+static const char *line_next(struct ptb_sweep *s)
+{
+	struct var *v = &s->vars[s->refined];
+	if (s->coarse_next < v->nvals) {
+		const char *str = v->vals[s->coarse_next++];
+		long x = strtol(str, NULL, 10);
+		line_insert(s, s->nline, x);
+		s->last_x = x;
+		return s->cur = str;
+	}
+	if (s->nline >= s->max_points)
+		return NULL;
+	int j = pick_interval(s->line, s->nline);
+	if (j < 0)
+		return NULL;
+	long x = s->line[j].x + (s->line[j + 1].x - s->line[j].x) / 2;
+	const char *str = intern(s, x);
+	if (!str)
+		return NULL;
+	line_insert(s, j + 1, x);
+	s->last_x = x;
+	return s->cur = str;
+}
+
+/* ---- iteration ---------------------------------------------------------- */
+
+static bool line_reset(struct ptb_sweep *s)
+{
+	s->emitted = false;
+	s->nline = s->coarse_next = 0;
+	if (s->refined < 0 || s->line)
+		return true;
+	int cap = s->vars[s->refined].nvals;
+	if (cap < s->max_points)
+		cap = s->max_points;
+	s->line = malloc(cap * sizeof *s->line);
+	return s->line != NULL;
+}
+
+/* The next value of the innermost variable(s) within the current line. */
+static bool inner_next(struct ptb_sweep *s)
+{
+	if (s->refined >= 0)
+		return line_next(s) != NULL;
+	if (s->emitted)
+		return false;
+	s->emitted = true;
+	return true;
+}
+
+/* Advance the other variables like an odometer, last one fastest. */
+static bool outer_advance(struct ptb_sweep *s)
+{
+	for (int i = s->nvars - 1; i >= 0; i--) {
+		if (i == s->refined)
+			continue;
+		if (++s->vars[i].pos < s->vars[i].nvals)
+			return true;
+		s->vars[i].pos = 0;
+	}
+	return false;
+}
+
+static void fill_values(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS])
+{
+	for (int i = 0; i < PTB_MAX_PARAMS; i++)
+		values[i] = NULL;
+	for (int i = 0; i < s->nvars; i++)
+		values[i] = i == s->refined ? s->cur : s->vars[i].vals[s->vars[i].pos];
+}
+
+bool ptb_sweep_next(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS])
+{
+	while (!s->done) {
+		if (!s->started) {
+			s->started = true;
+			if (!line_reset(s))
+				break;
+		}
+		if (inner_next(s)) {
+			fill_values(s, values);
+			return true;
+		}
+		if (!outer_advance(s) || !line_reset(s))
+			break;
+	}
+	s->done = true;
+	return false;
+}
+
+void ptb_sweep_feed(struct ptb_sweep *s, double mean)
+{
+	for (int i = 0; s->refined >= 0 && i < s->nline; i++)
+		if (s->line[i].x == s->last_x)
+			s->line[i].mean = mean;
+}
+
+void ptb_sweep_free(struct ptb_sweep *s)
+{
+	if (!s)
+		return;
+	for (int i = 0; i < s->nvars; i++) {
+		for (int j = 0; j < s->vars[i].nvals; j++)
+			free(s->vars[i].vals[j]);
+		free(s->vars[i].vals);
+	}
+	for (int i = 0; i < s->npool; i++)
+		free(s->pool[i]);
+	free(s->pool);
+	free(s->line);
+	free(s);
+}
+
+/* ---- checking a run's assignments --------------------------------------- */
+
+static const struct ptb_param *find_param(const struct ptb_bench *b, const char *name,
+					  size_t len)
+{
+	for (int i = 0; b->params && b->params[i].name; i++)
+		if (strlen(b->params[i].name) == len && strncmp(b->params[i].name, name, len) == 0)
+			return &b->params[i];
+	return NULL;
+}
+
+/* Some benchmark having the variable accepts this item; else err is the
+ * first such benchmark's complaint. */
+static int item_accepted(const struct ptb_bench *const *benches, int n, const char *name,
+			 size_t namelen, const char *list, const char *item, size_t len,
+			 char *err, size_t errlen)
+{
+	bool complained = false;
+	char scratch[256];
+	for (int i = 0; i < n; i++) {
+		const struct ptb_param *par = find_param(benches[i], name, namelen);
+		long lo, hi;
+		if (!par)
+			continue;
+		char *e = complained ? scratch : err;
+		size_t elen = complained ? sizeof scratch : errlen;
+		int rc = is_range(par, list)
+			? parse_range(benches[i], par, list, &lo, &hi, e, elen)
+			: check_item(benches[i], par, item, len, NULL, 0, e, elen);
+		if (rc == 0)
+			return 0;
+		complained = true;
+	}
+	return -1;
+}
+
+int ptb_assign_check(const struct ptb_bench *const *benches, int n,
+		     const char *const *assign, int nassign, char *err, size_t errlen)
+{
+	if (check_assign_syntax(assign, nassign, err, errlen) < 0)
+		return -1;
+	for (int a = 0; a < nassign; a++) {
+		const char *list = NULL;
+		int namelen = split_assign(assign[a], &list);
+		bool known = false;
+		for (int i = 0; i < n && !known; i++)
+			known = find_param(benches[i], assign[a], namelen) != NULL;
+		if (!known) {
+			fail(err, errlen, "no selected benchmark has a variable '%.*s'",
+			     namelen, assign[a]);
+			return -1;
+		}
+		for (const char *s = list;;) {
+			size_t len = strcspn(s, ",");
+			if (item_accepted(benches, n, assign[a], namelen, list, s, len,
+					  err, errlen) < 0)
+				return -1;
+			if (!s[len])
+				break;
+			s += len + 1;
+		}
+	}
+	return 0;
+}
+
+/*
+ * A benchmark's own view of the run's assignments: the ones naming its
+ * variables, each enumerated list cut down to the values of its domain
+ * (another selected benchmark may accept the others).  Numeric lists are
+ * kept whole: their range is checked by ptb_sweep_new.
+ */
+struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *const *assign,
+					 int nassign, char *why, size_t whylen)
+{
+	struct ptb_assign_set *set = calloc(1, sizeof *set + nassign * sizeof set->assign[0]);
+	if (!set) {
+		fail(why, whylen, "out of memory");
+		return NULL;
+	}
+	for (int i = 0; i < nassign; i++) {
+		const char *list;
+		int namelen = split_assign(assign[i], &list);
+		const struct ptb_param *par = namelen > 0 ? find_param(b, assign[i], namelen) : NULL;
+		if (!par)
+			continue;
+		char *out = malloc(strlen(assign[i]) + 1), *end = out;
+		if (!out) {
+			fail(why, whylen, "out of memory");
+			ptb_assign_free(set);
+			return NULL;
+		}
+		set->assign[set->n++] = out;
+		end += sprintf(out, "%.*s=", namelen, assign[i]);
+		char *first = end;
+		for (const char *v = list; *v;) {
+			size_t n = strcspn(v, ",");
+			if (!par->domain || in_domain(par->domain, v, n))
+				end += sprintf(end, "%s%.*s", end == first ? "" : ",", (int)n, v);
+			v += n + (v[n] == ',');
+		}
+		if (end == first) {
+			fail(why, whylen, "%s: it takes none of %s", b->name, assign[i]);
+			ptb_assign_free(set);
+			return NULL;
+		}
+	}
+	return set;
+}
+
+void ptb_assign_free(struct ptb_assign_set *set)
+{
+	for (int i = 0; set && i < set->n; i++)
+		free(set->assign[i]);
+	free(set);
+}

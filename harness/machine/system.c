@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine as a run sees it, collected once: the calibrated clock, the
+ * CPU's identity, the OS state, and the topology with the pair of PUs (or
+ * the reason there is none) for every placement.  Benchmarks read it
+ * through struct ptb_system and never ask the platform layer themselves.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "record/result.h"
+
+int ptb_system_init(struct ptb_system *sys, char *err, size_t errlen)
+{
+	memset(sys, 0, sizeof *sys);
+	/* Topology first: it fails on a broken cpuset, and then nothing else
+	 * is worth the clock's 0.1 s of calibration. */
+	sys->topo = ptb_topology_load(NULL, err, errlen);
+	if (!sys->topo)
+		return -1;
+	ptb_topology_counts(sys->topo, &sys->counts);
+	for (int p = 0; p < PTB_PLACEMENT_COUNT; p++)
+		ptb_placement_pair(sys->topo, p, &sys->pairs[p]);
+	if (ptb_clock_init(&sys->clock) != 0) {
+		snprintf(err, errlen, "clock: %s", sys->clock.refused);
+		ptb_system_fini(sys);
+		return -1;
+	}
+	/* An unidentified CPU is not fatal: the record says "procfs" and
+	 * carries what could be read. */
+	ptb_cpuinfo_read(&sys->cpu, NULL);
+	ptb_sysinfo_read(&sys->sys);
+	return 0;
+}
+
+void ptb_system_fini(struct ptb_system *sys)
+{
+	ptb_topology_free(sys->topo);
+	sys->topo = NULL;
+}

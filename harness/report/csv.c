@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CSV reporter: one row per result record, every figure in ns with all
+ * the digits it was recorded with, for spreadsheets and scripts.  Fields
+ * are quoted as RFC 4180 says; a missing or null figure is an empty field.
+ * LogP records fill the last five columns, measured points the others.
+ */
+#include <config.h>
+
+#include <string.h>
+
+#include "report/report.h"
+
+/* A column is a record field, or a field inside an array or object field. */
+static const struct column {
+	const char *head;
+	const char *field;
+	const char *sub;        /* member of an object field */
+	int index;              /* element of an array field; -1 = none */
+} columns[] = {
+	/* head               field         sub        index */
+	{ "bench",            "bench",      NULL,      -1 },
+	{ "params",           "params",     NULL,      -1 },
+	{ "status",           "status",     NULL,      -1 },
+	{ "reason",           "reason",     NULL,      -1 },
+	{ "per",              "per",        NULL,      -1 },
+	{ "mean_ns",          "mean",       NULL,      -1 },
+	{ "sd_ns",            "sd",         NULL,      -1 },
+	{ "cv_pct",           "cv_pct",     NULL,      -1 },
+	{ "median_ns",        "median",     NULL,      -1 },
+	{ "ci95_lo_ns",       "ci95",       NULL,       0 },
+	{ "ci95_hi_ns",       "ci95",       NULL,       1 },
+	{ "min_ns",           "min",        NULL,      -1 },
+	{ "max_ns",           "max",        NULL,      -1 },
+	{ "outliers",         "outliers",   NULL,      -1 },
+	{ "iterations",       "iterations", NULL,      -1 },
+	{ "timings",          "timings",    NULL,      -1 },
+	{ "stop",             "stop",       NULL,      -1 },
+	{ "binding_main",     "binding",    "main",    -1 },
+	{ "binding_clients",  "binding",    "clients", -1 },
+	{ "o_s_ns",           "o_s",        NULL,      -1 },
+	{ "o_r_ns",           "o_r",        NULL,      -1 },
+	{ "rtt_ns",           "rtt",        NULL,      -1 },
+	{ "L_ns",             "L",          NULL,      -1 },
+	{ "g_ns",             "g",          NULL,      -1 },
+};
+
+static void put_field(FILE *out, const char *s)
+{
+	if (!s[strcspn(s, ",\"\r\n")]) {
+		fputs(s, out);
+		return;
+	}
+	fputc('"', out);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', out);
+		fputc(*s, out);
+	}
+	fputc('"', out);
+}
+
+/* Arrays of strings (the clients' bindings) join with ';' like params. */
+static void join_strings(char *buf, size_t len, const json_t *a)
+{
+	size_t i, used = 0;
+	json_t *s;
+	buf[0] = 0;
+	json_array_foreach(a, i, s) {
+		int n = snprintf(buf + used, len - used, "%s%s", i ? ";" : "",
+				 json_is_string(s) ? json_string_value(s) : "");
+		if (n < 0 || (size_t)n >= len - used)
+			return;
+		used += (size_t)n;
+	}
+}
+
+static void cell(char *buf, size_t len, const json_t *rec, const struct column *c)
+{
+	const json_t *v = json_object_get(rec, c->field);
+	if (c->sub)
+		v = json_object_get(v, c->sub);
+	if (c->index >= 0)
+		v = json_array_get(v, (size_t)c->index);
+	if (json_is_string(v))
+		snprintf(buf, len, "%s", json_string_value(v));
+	else if (json_is_object(v))
+		ptb_fmt_params(buf, len, v, ";");
+	else if (json_is_array(v))
+		join_strings(buf, len, v);
+	else
+		ptb_fmt_jnum(buf, len, v);
+}
+
+void ptb_report_csv(FILE *out, const json_t *run)
+{
+	const size_t ncol = sizeof columns / sizeof *columns;
+	char buf[1024];
+	size_t i;
+	json_t *rec;
+	for (size_t c = 0; c < ncol; c++)
+		fprintf(out, "%s%s", c ? "," : "", columns[c].head);
+	fputc('\n', out);
+	json_array_foreach(json_object_get(run, "results"), i, rec) {
+		for (size_t c = 0; c < ncol; c++) {
+			if (c)
+				fputc(',', out);
+			cell(buf, sizeof buf, rec, &columns[c]);
+			put_field(out, buf);
+		}
+		fputc('\n', out);
+	}
+}

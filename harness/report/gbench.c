@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Google Benchmark's JSON, so that the tools built around it -- its own
+ * tools/compare.py, github-action-benchmark, Bencher -- read ptbench runs.
+ * Each kept timing of a point is one "iteration" run (a repetition, in
+ * Google Benchmark's words), followed by the mean, median and stddev
+ * aggregates, as `--benchmark_repetitions=N` prints them.  The point's name
+ * is bench/VAR:VALUE/... as Google Benchmark names arguments.
+ *
+ * ptbench measures elapsed time only, so cpu_time repeats real_time.
+ * Points without timings (na, timeout, crashed, error) and the derived
+ * LogP records are left out: compare.py takes a geometric mean over every
+ * iteration entry and a zero time would spoil it.  Context fields ptbench
+ * does not know (a cache's num_sharing, the load average) are omitted
+ * rather than guessed.
+ */
+#include <config.h>
+
+#include <ctype.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+static void set_num(json_t *o, const char *key, double v)
+{
+	if (isfinite(v))
+		json_object_set_new(o, key, json_real(v));
+}
+
+static json_t *caches(const json_t *cpu)
+{
+	json_t *out = json_array(), *c;
+	size_t i;
+	json_array_foreach(json_object_get(cpu, "caches"), i, c) {
+		char type[16];
+		snprintf(type, sizeof type, "%s", ptb_jstr(c, "type") ? ptb_jstr(c, "type") : "");
+		type[0] = (char)toupper((unsigned char)type[0]);
+		json_array_append_new(out, json_pack("{s:s, s:I, s:I}", "type", type,
+			"level", (json_int_t)ptb_jnum(c, "level"),
+			"size", (json_int_t)(ptb_jnum(c, "kib") * 1024)));
+	}
+	return out;
+}
+
+static json_t *context(const json_t *ctx)
+{
+	json_t *o = json_object();
+	const json_t *clock = json_object_get(ctx, "clock");
+	double pus = ptb_jnum(json_object_get(ctx, "topology"), "pus");
+	double hz = ptb_jnum(clock, "hz");
+	if (ptb_jstr(ctx, "date"))
+		json_object_set_new(o, "date", json_string(ptb_jstr(ctx, "date")));
+	json_object_set_new(o, "host_name", json_string(ptb_jstr(ctx, "host") ?: ""));
+	json_object_set_new(o, "executable", json_string("ptbench"));
+	if (isfinite(pus))
+		json_object_set_new(o, "num_cpus", json_integer((json_int_t)pus));
+	/* The TSC ticks at the nominal frequency; other clocks say nothing. */
+	const char *source = ptb_jstr(clock, "source");
+	if (source && !strcmp(source, "tsc") && isfinite(hz))
+		json_object_set_new(o, "mhz_per_cpu", json_integer((json_int_t)llround(hz / 1e6)));
+	json_object_set_new(o, "caches", caches(json_object_get(ctx, "cpu")));
+	json_object_set_new(o, "library_build_type", json_string("release"));
+	return o;
+}
+
+/* The fields every run entry of a point starts with. */
+static json_t *entry(const char *name, const char *run_name, int family, int instance,
+		     const char *run_type, size_t repetitions)
+{
+	return json_pack("{s:s, s:i, s:i, s:s, s:s, s:I}", "name", name, "family_index", family,
+			 "per_family_instance_index", instance, "run_name", run_name,
+			 "run_type", run_type, "repetitions", (json_int_t)repetitions);
+}
+
+static void times(json_t *e, double iterations, double ns, const char *label)
+{
+	if (isfinite(iterations))
+		json_object_set_new(e, "iterations", json_integer((json_int_t)iterations));
+	set_num(e, "real_time", ns);
+	set_num(e, "cpu_time", ns);
+	json_object_set_new(e, "time_unit", json_string("ns"));
+	if (label)
+		json_object_set_new(e, "label", json_string(label));
+}
+
+static const struct {
+	const char *name;       /* aggregate_name */
+	const char *field;      /* of the record */
+} aggregates[] = {
+	/* name       field */
+	{ "mean",     "mean" },
+	{ "median",   "median" },
+	{ "stddev",   "sd" },
+};
+
+static void point(json_t *out, const json_t *rec, int family, int instance)
+{
+	char name[512], params[400];
+	const json_t *samples = json_object_get(rec, "samples");
+	const char *status = ptb_jstr(rec, "status");
+	const char *label = status && !strcmp(status, "unstable") ? "unstable" : NULL;
+	size_t i, n = json_array_size(samples);
+	json_t *s;
+
+	ptb_fmt_params(params, sizeof params, json_object_get(rec, "params"), "/");
+	for (char *c = params; *c; c++)
+		if (*c == '=')
+			*c = ':';
+	snprintf(name, sizeof name, "%s%s%s", ptb_jstr(rec, "bench"), *params ? "/" : "", params);
+	json_array_foreach(samples, i, s) {
+		json_t *e = entry(name, name, family, instance, "iteration", n);
+		json_object_set_new(e, "repetition_index", json_integer((json_int_t)i));
+		json_object_set_new(e, "threads", json_integer(1));
+		times(e, ptb_jnum(rec, "iterations"), json_number_value(s), label);
+		json_array_append_new(out, e);
+	}
+	for (size_t a = 0; a < sizeof aggregates / sizeof *aggregates; a++) {
+		char aname[540];
+		snprintf(aname, sizeof aname, "%s_%s", name, aggregates[a].name);
+		json_t *e = entry(aname, name, family, instance, "aggregate", n);
+		json_object_set_new(e, "threads", json_integer(1));
+		json_object_set_new(e, "aggregate_name", json_string(aggregates[a].name));
+		json_object_set_new(e, "aggregate_unit", json_string("time"));
+		/* Google Benchmark counts an aggregate's repetitions as its iterations. */
+		times(e, (double)n, ptb_jnum(rec, aggregates[a].field), label);
+		json_array_append_new(out, e);
+	}
+}
+
+static bool measured(const json_t *rec)
+{
+	const char *st = ptb_jstr(rec, "status"), *bench = ptb_jstr(rec, "bench");
+	return st && bench && strncmp(bench, "logp.", 5) &&
+	       (!strcmp(st, "ok") || !strcmp(st, "unstable"));
+}
+
+/* Families are benchmarks, numbered in order of first appearance; a
+ * family's instances are its points. */
+struct families {
+	const char **name;
+	int *instances;
+	int n;
+};
+
+static int family_of(struct families *f, const char *bench)
+{
+	int i = 0;
+	while (i < f->n && strcmp(f->name[i], bench))
+		i++;
+	if (i == f->n) {
+		f->name[f->n] = bench;
+		f->instances[f->n++] = 0;
+	}
+	return i;
+}
+
+void ptb_report_gbench(FILE *out, const json_t *run)
+{
+	const json_t *results = json_object_get(run, "results");
+	size_t i, n = json_array_size(results);
+	struct families f = { calloc(n + 1, sizeof *f.name), calloc(n + 1, sizeof *f.instances), 0 };
+	json_t *doc = json_object(), *list = json_array(), *rec;
+	json_object_set_new(doc, "context", context(json_object_get(run, "context")));
+	json_array_foreach(results, i, rec) {
+		if (!measured(rec) || !f.name || !f.instances)
+			continue;
+		int family = family_of(&f, ptb_jstr(rec, "bench"));
+		point(list, rec, family, f.instances[family]++);
+	}
+	json_object_set_new(doc, "benchmarks", list);
+	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	fputc('\n', out);
+	json_decref(doc);
+	free(f.name);
+	free(f.instances);
+}

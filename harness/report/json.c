@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The JSON reporter: the run document exactly as the result file holds it,
+ * so that `ptbench run --format json > f` and the saved file are the same
+ * bytes and every tool that reads one reads the other.
+ */
+#include <config.h>
+
+#include "report/report.h"
+#include "record/result.h"
+
+void ptb_report_json(FILE *out, const json_t *run)
+{
+	ptb_run_dump(out, run);
+}
