@@ -47,27 +47,20 @@ void ptb_bench_idle_stop(void)
 int ptb_bench_pin_same_pu(struct ptb_point *p)
 {
 	const struct ptb_pair *pair = &p->sys->pairs[PTB_SAME_PU];
-	char err[160];
 
 	if (!pair->possible) {
 		ptb_point_na(p, "%s", pair->reason);
 		return -1;
 	}
 	p->pu_main = p->pu_client = pair->pu[0];
-	if (ptb_bind_self(p->sys->topo, p->pu_main, err, sizeof err) < 0) {
-		ptb_point_error(p, "binding the main thread to PU %d: %s", p->pu_main, err);
-		return -1;
-	}
-	ptb_binding_self(p->sys->topo, p->binding_main, sizeof p->binding_main);
-	return 0;
+	return ptb_point_bind_self(p, p->pu_main, p->binding_main, sizeof p->binding_main);
 }
 
 void ptb_bench_unpin(struct ptb_point *p)
 {
-	char err[160];
+	char readback[64];
 
-	if (ptb_bind_self(p->sys->topo, -1, err, sizeof err) < 0)
-		ptb_point_error(p, "unbinding the main thread: %s", err);
+	ptb_point_bind_self(p, -1, readback, sizeof readback);
 }
 
 void ptb_bench_await(_Atomic uint64_t *v, uint64_t want)

@@ -19,11 +19,6 @@
 
 #include "ptbench.h"
 
-/* The domains of the placement variable: every placement, or those that
- * put the two threads on different PUs. */
-#define PTB_PLACEMENTS_ALL    "unbound,same_pu,smt,cross_core,cross_package,cross_numa"
-#define PTB_PLACEMENTS_TWO_PU "smt,cross_core,cross_package,cross_numa"
-
 /* Start a thread that only sleeps, so that the process has a second thread
  * for the whole point and any single-threaded fast path of the C library
  * is off, as it was in the paper's multi-threaded SKaMPI process.  It is

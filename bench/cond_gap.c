@@ -100,6 +100,12 @@ static const struct ptb_param cgap_params[] = {
 	{ 0 }
 };
 
+static const struct ptb_row_rule cgap_rows[] = {
+	/* match          group            label footnote */
+	{ "placement=*", "Condition gap", "%s", "not in the paper: a long burst of messages, the steady-state time per message (Culler et al.), the LogP gap g" },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_cond_gap = {
 	.name = "cond.gap",
 	.summary = "a burst of condition-variable messages to another thread (LogP g)",
@@ -111,4 +117,7 @@ const struct ptb_bench ptb_bench_cond_gap = {
 	.check = cgap_check,
 	.teardown = cgap_teardown,
 	.target_s = 0.01,
+	.section = PTB_SECTION_EXTRA,
+	.rows = cgap_rows,
+	.logp = { "cond", PTB_LOGP_G, true, NULL },
 };

@@ -129,6 +129,13 @@ static const struct ptb_param condpp_params[] = {
 	{ 0 }
 };
 
+static const struct ptb_row_rule condpp_rows[] = {
+	/* match                          group                  label                      footnote */
+	{ "placement=* signal=locked?",  "Condition Ping-pong", "%s",                      NULL },
+	{ "placement=* signal=unlocked", "Condition Ping-pong", "%s, signal after unlock", "the signal is sent after unlocking the mutex; the rows above signal holding it" },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_cond_pingpong = {
 	.name = "cond.pingpong",
 	.summary = "condition-variable ping-pong between two threads",
@@ -139,4 +146,6 @@ const struct ptb_bench ptb_bench_cond_pingpong = {
 	.run = condpp_run,
 	.teardown = condpp_teardown,
 	.target_s = 0.01,
+	.rows = condpp_rows,
+	.logp = { "cond", PTB_LOGP_RTT, true, "condition variable" },
 };

@@ -46,6 +46,12 @@ static void signal_teardown(struct ptb_point *p)
 
 static const struct ptb_param signal_params[] = { { 0 } };
 
+static const struct ptb_row_rule signal_rows[] = {
+	/* match group label               footnote */
+	{ "",   "",   "Condition Signal", NULL },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_cond_signal = {
 	.name = "cond.signal",
 	.summary = "signal a condition variable nobody waits on (LogP o_s)",
@@ -55,4 +61,6 @@ const struct ptb_bench ptb_bench_cond_signal = {
 	.setup = signal_setup,
 	.run = signal_run,
 	.teardown = signal_teardown,
+	.rows = signal_rows,
+	.logp = { "cond", PTB_LOGP_OS, false, NULL },
 };

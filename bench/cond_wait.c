@@ -98,6 +98,12 @@ static const struct ptb_param condwait_params[] = {
 	{ 0 }
 };
 
+static const struct ptb_row_rule condwait_rows[] = {
+	/* match          group             label footnote */
+	{ "placement=*", "Condition Wait", "%s", NULL },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_cond_wait = {
 	.name = "cond.wait",
 	.summary = "wait on a condition another PU signals continually (LogP o_r)",
@@ -109,4 +115,6 @@ const struct ptb_bench ptb_bench_cond_wait = {
 	.check = condwait_check,
 	.teardown = condwait_teardown,
 	.target_s = 0.01,
+	.rows = condwait_rows,
+	.logp = { "cond", PTB_LOGP_OR, true, NULL },
 };

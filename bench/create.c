@@ -199,6 +199,21 @@ static const struct ptb_param create_params[] = {
 
 static const struct ptb_param no_params[] = { { 0 } };
 
+static const struct ptb_row_rule create_rows[] = {
+	/* match                       group            label                        footnote */
+	{ "detach=yes scope=system",  "Thread Create", "Detached, system scope",    NULL },
+	{ "detach=yes scope=process", "Thread Create", "Detached, process scope",   NULL },
+	{ "detach=no scope=system",   "Thread Create", "Undetached, system scope",  NULL },
+	{ "detach=no scope=process",  "Thread Create", "Undetached, process scope", NULL },
+	{ NULL }
+};
+
+static const struct ptb_row_rule join_rows[] = {
+	/* match group label footnote */
+	{ "",   "",   NULL, "not in the paper: pthread_create and pthread_join of one thread" },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_create = {
 	.name = "create",
 	.summary = "create threads recursively, each starting the next (paper)",
@@ -209,6 +224,7 @@ const struct ptb_bench ptb_bench_create = {
 	.run = create_run,
 	.check = create_check,
 	.teardown = create_teardown,
+	.rows = create_rows,
 };
 
 const struct ptb_bench ptb_bench_create_join = {
@@ -219,4 +235,6 @@ const struct ptb_bench ptb_bench_create_join = {
 	.params = no_params,
 	.setup = join_setup,
 	.run = join_run,
+	.section = PTB_SECTION_EXTRA,
+	.rows = join_rows,
 };

@@ -2,7 +2,8 @@
 /*
  * Every benchmark, in the order of the paper's Table 1 (create.join, an
  * extra row, beside create), then the ones the paper does not list (the
- * LogP gaps).  Adding one is a new file in bench/ plus one line here.
+ * LogP gaps).  Tables list the rows of a section in this order.  Adding a
+ * benchmark is a new file in bench/ plus one line here.
  * PTB_BENCH(symbol) names the descriptor `ptb_bench_<symbol>` defined at
  * the bottom of its file.
  */
@@ -18,5 +19,5 @@ PTB_BENCH(mutex_nocontention)
 PTB_BENCH(mutex_lockunlock)
 PTB_BENCH(mutex_lock)
 PTB_BENCH(mutex_unlock)
-PTB_BENCH(mutex_gap)
 PTB_BENCH(cond_gap)
+PTB_BENCH(mutex_gap)

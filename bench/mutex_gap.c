@@ -102,6 +102,12 @@ static const struct ptb_param gap_params[] = {
 	{ 0 }
 };
 
+static const struct ptb_row_rule gap_rows[] = {
+	/* match          group        label footnote */
+	{ "placement=*", "Mutex gap", "%s", "not in the paper: a long burst of messages, the steady-state time per message (Culler et al.), the LogP gap g" },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_mutex_gap = {
 	.name = "mutex.gap",
 	.summary = "a burst of mutex handovers to another thread (LogP g)",
@@ -112,4 +118,7 @@ const struct ptb_bench ptb_bench_mutex_gap = {
 	.run = gap_run,
 	.teardown = gap_teardown,
 	.target_s = 0.01,
+	.section = PTB_SECTION_EXTRA,
+	.rows = gap_rows,
+	.logp = { "mutex", PTB_LOGP_G, true, NULL },
 };

@@ -126,6 +126,18 @@ static const struct ptb_param array_params[] = {
 	{ 0 }
 };
 
+static const struct ptb_row_rule lock_rows[] = {
+	/* match        group         label                  footnote */
+	{ "mutexes=*", "Mutex lock", "at least %s mutexes", NULL },
+	{ NULL }
+};
+
+static const struct ptb_row_rule unlock_rows[] = {
+	/* match        group           label                  footnote */
+	{ "mutexes=*", "Mutex unlock", "at least %s mutexes", NULL },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_mutex_lock = {
 	.name = "mutex.lock",
 	.summary = "lock each mutex of an array (unlocked again untimed)",
@@ -136,6 +148,8 @@ const struct ptb_bench ptb_bench_mutex_lock = {
 	.run = lock_run,
 	.check = lock_check,
 	.teardown = array_teardown,
+	.rows = lock_rows,
+	.logp = { "mutex", PTB_LOGP_OR, false, NULL },
 };
 
 const struct ptb_bench ptb_bench_mutex_unlock = {
@@ -148,4 +162,6 @@ const struct ptb_bench ptb_bench_mutex_unlock = {
 	.run = unlock_run,
 	.check = unlock_check,
 	.teardown = array_teardown,
+	.rows = unlock_rows,
+	.logp = { "mutex", PTB_LOGP_OS, false, NULL },
 };

@@ -38,7 +38,7 @@ static int lockunlock_setup(struct ptb_point *p)
 			     threads);
 		return -1;
 	}
-	if (ptb_libc_single_threaded() == 0) {
+	if (ptb_process_single_threaded() == 0) {
 		ptb_point_na(p, "threads=1: the C library already treats this process as "
 			     "multi-threaded (an earlier point created a thread); run threads=1 first");
 		return -1;
@@ -69,6 +69,13 @@ static const struct ptb_param lockunlock_params[] = {
 	{ 0 }
 };
 
+static const struct ptb_row_rule lockunlock_rows[] = {
+	/* match         group label                                             footnote */
+	{ "threads=2?", "",   "Mutex lock and unlock",                          NULL },
+	{ "threads=1",  "",   "Mutex lock and unlock, single-threaded process", "single-threaded process: a C library may skip the atomic instruction then (glibc 2.36 on x86-64 does not); the paper's process was multi-threaded" },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_mutex_lockunlock = {
 	.name = "mutex.lockunlock",
 	.summary = "lock and unlock one uncontended mutex",
@@ -78,4 +85,5 @@ const struct ptb_bench ptb_bench_mutex_lockunlock = {
 	.setup = lockunlock_setup,
 	.run = lockunlock_run,
 	.teardown = lockunlock_teardown,
+	.rows = lockunlock_rows,
 };

@@ -148,6 +148,18 @@ static const struct ptb_param pingpong_params[] = {
 
 static const struct ptb_param no_params[] = { { 0 } };
 
+static const struct ptb_row_rule pingpong_rows[] = {
+	/* match          group              label footnote */
+	{ "placement=*", "Mutex Ping-pong", "%s", NULL },
+	{ NULL }
+};
+
+static const struct ptb_row_rule nocontention_rows[] = {
+	/* match group              label            footnote */
+	{ "",   "Mutex Ping-pong", "No Contention", NULL },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_mutex_pingpong = {
 	.name = "mutex.pingpong",
 	.summary = "four-mutex ping-pong between two threads (paper Figure 1)",
@@ -158,6 +170,8 @@ const struct ptb_bench ptb_bench_mutex_pingpong = {
 	.run = pingpong_run,
 	.teardown = pingpong_teardown,
 	.target_s = 0.01,
+	.rows = pingpong_rows,
+	.logp = { "mutex", PTB_LOGP_RTT, true, "mutex" },
 };
 
 const struct ptb_bench ptb_bench_mutex_nocontention = {
@@ -169,4 +183,5 @@ const struct ptb_bench ptb_bench_mutex_nocontention = {
 	.setup = nocontention_setup,
 	.run = pingpong_run,
 	.teardown = pingpong_teardown,
+	.rows = nocontention_rows,
 };

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The registry of the ptbench program, expanded from bench/list.h. */
-#include "run/runner.h"
+#include "ptbench.h"
 
 #define PTB_BENCH(sym) extern const struct ptb_bench ptb_bench_##sym;
 #include "bench/list.h"

@@ -118,6 +118,12 @@ static void slice_teardown(struct ptb_point *p)
 
 static const struct ptb_param no_params[] = { { 0 } };
 
+static const struct ptb_row_rule timeslice_rows[] = {
+	/* match group label         footnote */
+	{ "",   "",   "Time slice", NULL },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_timeslice = {
 	.name = "timeslice",
 	.summary = "two spinning threads on one PU: the scheduler's time slice",
@@ -129,4 +135,5 @@ const struct ptb_bench ptb_bench_timeslice = {
 	.check = slice_check,
 	.teardown = slice_teardown,
 	.target_s = 0.1,
+	.rows = timeslice_rows,
 };

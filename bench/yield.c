@@ -185,6 +185,13 @@ static const struct ptb_param yield_params[] = {
 	{ 0 }
 };
 
+static const struct ptb_row_rule yield_rows[] = {
+	/* match        group label                         footnote */
+	{ "proxy=no?", "",   "Thread Yield",               NULL },
+	{ "proxy=yes", "",   "Thread Yield, proxy thread", "two client threads do the yielding while the main thread starts and awaits them; on AIX the paper had a proxy thread do the timing" },
+	{ NULL }
+};
+
 const struct ptb_bench ptb_bench_yield = {
 	.name = "yield",
 	.summary = "two threads on one PU alternate with sched_yield",
@@ -196,4 +203,5 @@ const struct ptb_bench ptb_bench_yield = {
 	.check = yield_check,
 	.teardown = yield_teardown,
 	.target_s = 0.01,
+	.rows = yield_rows,
 };

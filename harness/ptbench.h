@@ -1,16 +1,22 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The plug-in contract between the harness and the benchmarks.  A benchmark
- * is one `struct ptb_bench`: it names its independent variables, says
- * whether it can run here, and supplies setup/run/teardown.  It never
- * prints, parses options or reads the clock; the harness times run(),
- * repeats it until the result is trustworthy, and records everything.
+ * The plug-in contract between the harness and the benchmarks, and the only
+ * harness header bench/ includes.  A benchmark is one `struct ptb_bench`: it
+ * names its independent variables, says whether it can run here, supplies
+ * setup/run/teardown, and describes itself to the readers of its results --
+ * its rows in a table laid out like the paper's Table 1, and the LogP
+ * parameter its figure is.  It never prints, parses options or reads the
+ * clock; the harness times run(), repeats it until the result is
+ * trustworthy, and records everything.  docs/design.md describes the
+ * contract and the data flow around it.
  */
 #ifndef PTB_PTBENCH_H
 #define PTB_PTBENCH_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "platform/clock.h"
 #include "platform/cpuinfo.h"
@@ -77,6 +83,45 @@ struct ptb_point {
 	const char *note_text[PTB_MAX_NOTES];  /* non-NULL: a text note */
 };
 
+/*
+ * Where a benchmark's points stand in a table laid out like the paper's
+ * Table 1 (report/rows.c).  A record takes the first rule whose `match` it
+ * satisfies: a list of VAR=VALUE the record's variables must have, where
+ * VALUE "*" accepts any value and puts it into the label's "%s" (a
+ * placement by its Table-1 name), and a trailing "?" also accepts a
+ * record without the variable (files from before it existed).  Variables
+ * a rule does not name are appended to the label, so two points never
+ * share a row.  A benchmark without rules gets one row per point labelled
+ * "name VAR=VALUE ...".
+ */
+struct ptb_row_rule {
+	const char *match;       /* "placement=* signal=locked?"; "" matches all */
+	const char *group;       /* "Mutex Ping-pong"; "" for a lone row */
+	const char *label;       /* "%s", "Thread Yield"; NULL = by name */
+	const char *footnote;    /* how the test differs from the paper's, or NULL */
+};
+
+/* The table section a benchmark's rows belong to. */
+enum ptb_section {
+	PTB_SECTION_PAPER,       /* the rows of the paper's Table 1 */
+	PTB_SECTION_EXTRA,       /* measured alongside, not in the paper */
+};
+
+/*
+ * The LogP parameter a benchmark's figure is, for the derivation of a
+ * mechanism's LogP record (record/logp.c).  The round-trip benchmark names
+ * the mechanism for the table ("LogP: mutex"); inputs marked `placed` are
+ * taken at the round trip's placement.  Of several records of one input
+ * the one whose other variables have their default values is taken.
+ */
+enum ptb_logp_param { PTB_LOGP_NONE, PTB_LOGP_RTT, PTB_LOGP_OS, PTB_LOGP_OR, PTB_LOGP_G };
+struct ptb_logp_role {
+	const char *mechanism;   /* "mutex": derived records are "logp.mutex" */
+	enum ptb_logp_param param;
+	bool placed;
+	const char *label;       /* RTT only: the mechanism in the table's words */
+};
+
 struct ptb_bench {
 	const char *name;          /* "mutex.pingpong": family.variant */
 	const char *summary;       /* one line for `ptbench list` */
@@ -96,7 +141,24 @@ struct ptb_bench {
 	void (*teardown)(struct ptb_point *p);
 	double target_s;           /* minimum length of one timing; 0 = default */
 	bool hidden;               /* test-only: not listed, not in the default suite */
+
+	/* How readers show the results. */
+	enum ptb_section section;
+	const struct ptb_row_rule *rows;   /* terminated by { NULL }; NULL = by name */
+	struct ptb_logp_role logp;         /* param PTB_LOGP_NONE: not a LogP input */
 };
+
+/* Every benchmark, in bench/list.h's order (bench/registry.c), and one by
+ * name (NULL when there is none). */
+extern const struct ptb_bench *const ptb_registry[];
+extern const int ptb_registry_count;
+static inline const struct ptb_bench *ptb_bench_find(const char *name)
+{
+	for (int i = 0; name && i < ptb_registry_count; i++)
+		if (!strcmp(ptb_registry[i]->name, name))
+			return ptb_registry[i];
+	return (const struct ptb_bench *)0;
+}
 
 /* Variable values of a point. */
 const char *ptb_point_str(const struct ptb_point *p, const char *name);
@@ -149,5 +211,12 @@ void ptb_clients_wait(struct ptb_point *p);
 void ptb_clients_cancel(struct ptb_point *p);
 /* Threads alive in this process (from /proc/self/task), for tests. */
 int ptb_thread_count(void);
+
+/* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and
+ * read the binding back into buf; 0, or -1 with the point in error. */
+int ptb_point_bind_self(struct ptb_point *p, int pu, char *buf, size_t len);
+/* Whether the C library still treats this process as single-threaded (and
+ * so may skip atomic instructions): 1 yes, 0 no, -1 cannot tell. */
+int ptb_process_single_threaded(void);
 
 #endif

@@ -22,6 +22,12 @@ enum ptb_placement {
 	PTB_PLACEMENT_COUNT
 };
 
+/* The domains of a placement variable: every placement, or those that put
+ * two threads on different PUs.  The names are those of ptb_placement_name
+ * (tests/test_topology.c checks that they agree). */
+#define PTB_PLACEMENTS_ALL    "unbound,same_pu,smt,cross_core,cross_package,cross_numa"
+#define PTB_PLACEMENTS_TWO_PU "smt,cross_core,cross_package,cross_numa"
+
 struct ptb_pair {
 	bool possible;
 	int pu[2];            /* OS indexes; -1 for unbound */

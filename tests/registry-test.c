@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The test program's registry: every real benchmark plus the faulty ones
  * that exercise the watchdog.  They never reach the installed ptbench. */
-#include "run/runner.h"
+#include "ptbench.h"
 
 #define PTB_BENCH(sym) extern const struct ptb_bench ptb_bench_##sym;
 #include "bench/list.h"

@@ -13,7 +13,7 @@
 #include <unistd.h>
 
 #include "ptbench.h"
-#include "record/result.h"
+#include "machine/system.h"
 #include "tap.h"
 
 struct probe {

@@ -8,8 +8,8 @@
 
 #include <stdio.h>
 
+#include "record/model.h"
 #include "report/report.h"
-#include "record/result.h"
 
 int main(int argc, char **argv)
 {
@@ -19,12 +19,12 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: test_report FILE table|csv|json|gbench\n");
 		return 2;
 	}
-	json_t *run = ptb_run_load(argv[1], err, sizeof err);
+	struct ptb_runfile *run = ptb_runfile_load(argv[1], err, sizeof err);
 	if (!run) {
 		fprintf(stderr, "%s\n", err);
 		return 2;
 	}
 	int rc = ptb_report(stdout, run, fmt);
-	json_decref(run);
+	ptb_runfile_free(run);
 	return rc ? 1 : 0;
 }

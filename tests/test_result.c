@@ -14,8 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "record/model.h"
+#include "record/runfile.h"
+#include "record/validate.h"
 #include "report/report.h"
-#include "record/result.h"
+#include "run/record.h"
 #include "tap.h"
 
 static char dir[64];
@@ -147,7 +150,9 @@ static void test_round_trip(void)
 	/* The JSON reporter prints exactly the file. */
 	char *file = read_file(path, &len);
 	FILE *mem = fopen(in_dir("report.json"), "w");
-	ptb_report(mem, back, PTB_FMT_JSON);
+	struct ptb_runfile *model = ptb_runfile_of(back, NULL, 0);
+	ptb_report(mem, model, PTB_FMT_JSON);
+	ptb_runfile_free(model);
 	fclose(mem);
 	size_t rlen;
 	char *report = read_file(in_dir("report.json"), &rlen);
@@ -306,9 +311,11 @@ static void test_mutations(const char *golden)
 		}
 		write_file(in_dir("mutant.json"), copy, n);
 		json_t *run = ptb_run_load(in_dir("mutant.json"), err, sizeof err);
-		if (run) {
+		struct ptb_runfile *model = run ? ptb_runfile_of(run, NULL, 0) : NULL;
+		if (model) {
 			for (int f = 0; f < PTB_FMT_COUNT; f++)
-				ptb_report(null, run, f);
+				ptb_report(null, model, f);
+			ptb_runfile_free(model);
 			accepted++;
 		} else {
 			refused += !strchr(err, '\n') && strstr(err, "mutant.json");

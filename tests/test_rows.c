@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Table-1 row lookup (harness/rows.c) and the reporters' shared
- * formatting: every benchmark of the paper lands in its row with the
- * paper's label and order, others follow by name, and µs values are
- * printed the way the paper prints them.
+ * The Table-1 row lookup (harness/report/rows.c, from the benchmarks'
+ * descriptors) and the reporters' shared formatting: every benchmark of the
+ * paper lands in its row with the paper's label and order, the LogP
+ * mechanisms follow in the order of their ping-pongs, others follow by
+ * name, and µs values are printed the way the paper prints them.
  */
 #include <config.h>
 
 #include <math.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "report/report.h"
 #include "report/rows.h"
+#include "text/text.h"
 #include "tap.h"
 
 static struct ptb_row row(const char *bench, const char *params)
@@ -52,8 +55,8 @@ static const struct {
 	{ "mutex.lock",          "{\"mutexes\": \"16\"}",                           "Mutex lock",          "at least 16 mutexes" },
 	{ "mutex.lock",          "{\"mutexes\": \"1024\"}",                         "Mutex lock",          "at least 1024 mutexes" },
 	{ "mutex.unlock",        "{\"mutexes\": \"1024\"}",                         "Mutex unlock",        "at least 1024 mutexes" },
-	{ "logp.mutex",          "{\"placement\": \"cross_core\"}",                 "LogP: mutex",         "Different CPUs (cross_core)" },
 	{ "logp.cond",           "{\"placement\": \"same_pu\"}",                    "LogP: condition variable", "Same CPU" },
+	{ "logp.mutex",          "{\"placement\": \"cross_core\"}",                 "LogP: mutex",         "Different CPUs (cross_core)" },
 	{ "create.join",         "{}",                                              "",                    "create.join" },
 	{ "cache.miss",          "{\"size\": \"64\"}",                              "",                    "cache.miss size=64" },
 	{ "zzz.new",             NULL,                                              "",                    "zzz.new" },
@@ -86,11 +89,16 @@ static void test_special_rows(void)
 	       "an unknown placement keeps its name and follows the known ones");
 	r = row("mutex.lockunlock", "{\"threads\": \"1\"}");
 	tap_ok(r.footnote && strstr(r.footnote, "single-threaded"), "threads=1 says how it differs");
+	struct ptb_row last_paper = row("mutex.unlock", "{\"mutexes\": \"1024\"}");
+	struct ptb_row logp = row("logp.mutex", "{\"placement\": \"cross_numa\"}");
+	struct ptb_row unknown = row("zzz.new", NULL);
 	r = row("create.join", NULL);
-	tap_ok(r.order == PTB_ROW_EXTRA && r.footnote && strstr(r.footnote, "not in the paper"),
-	       "create.join is an extra row with a footnote");
+	tap_ok(ptb_row_cmp(&last_paper, &r) < 0 && ptb_row_cmp(&logp, &r) < 0 &&
+	       ptb_row_cmp(&r, &unknown) < 0 && r.footnote && strstr(r.footnote, "not in the paper"),
+	       "create.join is an extra row, after the paper's and LogP's, with a footnote");
 	r = row("mutex.pingpong", "{\"placement\": 7}");
-	tap_ok(r.order == PTB_ROW_UNKNOWN, "a malformed variable falls through to a named row");
+	tap_ok(!strcmp(r.label, "mutex.pingpong placement=?") && ptb_row_cmp(&numa, &r) < 0,
+	       "a malformed variable falls through to a named row (%s)", r.label);
 	r = row(NULL, NULL);
 	tap_ok(!strcmp(r.label, "?"), "no bench name still gives a row");
 }

@@ -17,9 +17,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "record/result.h"
+#include "cli/commands.h"
+#include "record/runfile.h"
+#include "record/validate.h"
 #include "tap.h"
-#include "tools/tools.h"
+
 
 #define CASES_RANDOM     800
 #define CASES_BYTES      1500
@@ -74,14 +76,14 @@ static void run_commands(struct stats *st)
 	static const char *const fmts[] = { "md", "csv", "html" };
 	for (int i = 0; i < 3; i++) {
 		char *argv[] = { "table", "--format", (char *)fmts[i], path, NULL };
-		int rc = ptb_table_main(4, argv);
+		int rc = ptb_cmd_table(4, argv);
 		st->bad_status += rc != 0 && rc != 2;
 	}
 	char *fwd[] = { "compare", path, (char *)valid_path, NULL };
 	char *rev[] = { "compare", "--format", "json", (char *)valid_path, path, NULL };
-	int rc = ptb_compare_main(3, fwd);
+	int rc = ptb_cmd_compare(3, fwd);
 	st->bad_status += rc < 0 || rc > 2;
-	rc = ptb_compare_main(5, rev);
+	rc = ptb_cmd_compare(5, rev);
 	st->bad_status += rc < 0 || rc > 2;
 }
 

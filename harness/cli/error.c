@@ -6,14 +6,15 @@
 #include <stdio.h>
 
 #include "cli/error.h"
+#include "text/text.h"
 
 int ptb_bad_input(const char *command, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
-	fprintf(stderr, "ptbench%s%s: ", command ? " " : "", command ? command : "");
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	ptb_verrf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+	fprintf(stderr, "ptbench%s%s: %s\n", command ? " " : "", command ? command : "", msg);
 	return 2;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The measurement of one data point (DESIGN.md 3.2-3.4).  The clock only
+ * The measurement of one data point (docs/design.md, "The harness").  The clock only
  * resolves times much longer than one pthread call, so the action is timed
  * n times per timing: n starts at 1 and doubles while a timing is shorter
  * than 10 % of the minimum timing, then jumps by 1.4 x min / elapsed (aiming
@@ -33,6 +33,14 @@ void ptb_limits_default(struct ptb_limits *l)
 	l->max_timings = 100;
 	l->budget_s = 2;
 	l->target_s = 1e-3;
+}
+
+json_t *ptb_limits_json(const struct ptb_limits *l)
+{
+	return json_pack("{s:s, s:f, s:i, s:i, s:f}",
+		"stop", ptb_stop_rule_name(l->rule), "max_sd_pct", l->max_sd_pct,
+		"min_timings", l->min_timings, "max_timings", l->max_timings,
+		"budget_s", l->budget_s);
 }
 
 double ptb_min_timing_ns(const struct ptb_limits *l, const struct ptb_timer *t)

@@ -9,6 +9,7 @@
 #ifndef PTB_MEASURE_H
 #define PTB_MEASURE_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 #include "stats/stats.h"
@@ -22,6 +23,8 @@ struct ptb_limits {
 	double target_s;       /* minimum length of one timing, default 1 ms */
 };
 void ptb_limits_default(struct ptb_limits *l);
+/* The settings as the result context's "harness" object. */
+json_t *ptb_limits_json(const struct ptb_limits *l);
 
 /* Where timings come from: a real benchmark or a script. */
 struct ptb_timer {
@@ -52,7 +55,7 @@ struct ptb_measurement {
 /* The shortest acceptable timing for a clock: max(target, 1000 x overhead,
  * 100 x resolution), in ns. */
 double ptb_min_timing_ns(const struct ptb_limits *l, const struct ptb_timer *t);
-/* Iterations per timing, grown as DESIGN 3.2 says. */
+/* Iterations per timing, grown as the header comment of measure.c says. */
 uint64_t ptb_grow_iterations(const struct ptb_limits *l, const struct ptb_timer *t);
 /* The whole point.  divisor = ops_per_iter.  0, or -1 on allocation failure. */
 int ptb_measure(const struct ptb_limits *l, const struct ptb_timer *t,

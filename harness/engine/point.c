@@ -113,3 +113,8 @@ void ptb_point_note_text(struct ptb_point *p, const char *key, const char *text)
 	if (i >= 0)
 		p->note_text[i] = text;
 }
+
+int ptb_process_single_threaded(void)
+{
+	return ptb_libc_single_threaded();
+}

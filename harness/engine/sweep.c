@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "engine/sweep.h"
+#include "text/text.h"
 
 #define DEFAULT_MAX_POINTS 16
 
@@ -68,16 +69,6 @@ struct ptb_sweep {
 };
 
 /* ---- parsing ------------------------------------------------------------ */
-
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static void fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-}
 
 /* A whole base-10 integer: no blanks, no trailing text, no overflow. */
 static bool parse_long(const char *s, size_t len, long *out)
@@ -122,7 +113,7 @@ static int split_assign(const char *a, const char **list)
 
 static void malformed(const char *a, char *err, size_t errlen)
 {
-	fail(err, errlen, "-p '%s': expected VAR=V1,V2,... or VAR=LO..HI", a);
+	ptb_errf(err, errlen, "-p '%s': expected VAR=V1,V2,... or VAR=LO..HI", a);
 }
 
 /* One value of a list: 0, with the canonical text in canon (if given). */
@@ -133,7 +124,7 @@ static int check_item(const struct ptb_bench *b, const struct ptb_param *par,
 	long x;
 	if (par->domain) {
 		if (!in_domain(par->domain, v, len)) {
-			fail(err, errlen, "%s: %s: '%.*s' is not one of %s", b->name,
+			ptb_errf(err, errlen, "%s: %s: '%.*s' is not one of %s", b->name,
 			     par->name, (int)len, v, par->domain);
 			return -1;
 		}
@@ -142,7 +133,7 @@ static int check_item(const struct ptb_bench *b, const struct ptb_param *par,
 		return 0;
 	}
 	if (!parse_long(v, len, &x) || x < par->min || x > par->max) {
-		fail(err, errlen, "%s: %s: '%.*s' is not an integer in [%ld, %ld]", b->name,
+		ptb_errf(err, errlen, "%s: %s: '%.*s' is not an integer in [%ld, %ld]", b->name,
 		     par->name, (int)len, v, par->min, par->max);
 		return -1;
 	}
@@ -157,7 +148,7 @@ static int parse_range(const struct ptb_bench *b, const struct ptb_param *par,
 	const char *dots = strstr(list, "..");
 	if (!parse_long(list, dots - list, lo) || !parse_long(dots + 2, strlen(dots + 2), hi) ||
 	    *lo > *hi || *lo < par->min || *hi > par->max) {
-		fail(err, errlen, "%s: %s: '%s' is not a range LO..HI of integers in [%ld, %ld] "
+		ptb_errf(err, errlen, "%s: %s: '%s' is not a range LO..HI of integers in [%ld, %ld] "
 		     "with LO <= HI", b->name, par->name, list, par->min, par->max);
 		return -1;
 	}
@@ -225,7 +216,7 @@ static int fill_var(const struct ptb_bench *b, struct var *v, const char *list,
 		s += n + 1;
 	}
 oom:
-	fail(err, errlen, "out of memory");
+	ptb_errf(err, errlen, "out of memory");
 	return -1;
 }
 
@@ -263,14 +254,14 @@ struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *as
 	if (check_assign_syntax(assign, nassign, err, errlen) < 0)
 		return NULL;
 	if (!(s = calloc(1, sizeof *s))) {
-		fail(err, errlen, "out of memory");
+		ptb_errf(err, errlen, "out of memory");
 		return NULL;
 	}
 	s->refined = -1;
 	s->max_points = max_points > 0 ? max_points : DEFAULT_MAX_POINTS;
 	for (int i = 0; b->params && b->params[i].name; i++) {
 		if (i >= PTB_MAX_PARAMS) {
-			fail(err, errlen, "%s: more than %d variables", b->name, PTB_MAX_PARAMS);
+			ptb_errf(err, errlen, "%s: more than %d variables", b->name, PTB_MAX_PARAMS);
 			goto bad;
 		}
 		struct var *v = &s->vars[s->nvars++];
@@ -526,7 +517,7 @@ int ptb_assign_check(const struct ptb_bench *const *benches, int n,
 		for (int i = 0; i < n && !known; i++)
 			known = find_param(benches[i], assign[a], namelen) != NULL;
 		if (!known) {
-			fail(err, errlen, "no selected benchmark has a variable '%.*s'",
+			ptb_errf(err, errlen, "no selected benchmark has a variable '%.*s'",
 			     namelen, assign[a]);
 			return -1;
 		}
@@ -554,7 +545,7 @@ struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *
 {
 	struct ptb_assign_set *set = calloc(1, sizeof *set + nassign * sizeof set->assign[0]);
 	if (!set) {
-		fail(why, whylen, "out of memory");
+		ptb_errf(why, whylen, "out of memory");
 		return NULL;
 	}
 	for (int i = 0; i < nassign; i++) {
@@ -565,7 +556,7 @@ struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *
 			continue;
 		char *out = malloc(strlen(assign[i]) + 1), *end = out;
 		if (!out) {
-			fail(why, whylen, "out of memory");
+			ptb_errf(why, whylen, "out of memory");
 			ptb_assign_free(set);
 			return NULL;
 		}
@@ -579,7 +570,7 @@ struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *
 			v += n + (v[n] == ',');
 		}
 		if (end == first) {
-			fail(why, whylen, "%s: it takes none of %s", b->name, assign[i]);
+			ptb_errf(why, whylen, "%s: it takes none of %s", b->name, assign[i]);
 			ptb_assign_free(set);
 			return NULL;
 		}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The "context" object of a result file (DESIGN.md section 6): when, where
+ * The "context" object of a result file (docs/design.md, "The result file"): when, where
  * and on what a run was measured, with the harness settings that shaped
  * it, and the warnings that tell a reader why its numbers may not compare
  * with another machine's.  Unknown values are JSON null, never 0 or "".
@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "record/result.h"
+#include "machine/context.h"
 
 /* Thresholds of the warnings. */
 #define LOADED_FRACTION 0.5    /* 1-min load above this x allowed PUs */
@@ -83,29 +83,15 @@ static json_t *clock_json(const struct ptb_clock *c)
 		"refused", str_or_null(c->refused));
 }
 
-static json_t *harness_json(const struct ptb_limits *l)
-{
-	return json_pack("{s:s, s:f, s:i, s:i, s:f}",
-		"stop", ptb_stop_rule_name(l->rule), "max_sd_pct", l->max_sd_pct,
-		"min_timings", l->min_timings, "max_timings", l->max_timings,
-		"budget_s", l->budget_s);
-}
-
 static json_t *smt_json(int smt)
 {
 	return smt < 0 ? json_null() : json_boolean(smt);
 }
 
-json_t *ptb_context_json(const struct ptb_system *sys, const struct ptb_limits *l,
-			 const char *command)
+json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const char *command)
 {
 	const struct ptb_sysinfo *si = &sys->sys;
-	struct ptb_limits defaults;
 
-	if (!l) {
-		ptb_limits_default(&defaults);
-		l = &defaults;
-	}
 	return json_pack("{s:o, s:s, s:o, s:o, s:o, s:{s:s, s:s}, s:o, s:o, s:s, s:o, s:o,"
 			 " s:{s:o, s:o}, s:o, s:o, s:[o, o, o], s:o}",
 		"date", date_now(), "host", si->host, "command", str_or_null(command),
@@ -113,7 +99,7 @@ json_t *ptb_context_json(const struct ptb_system *sys, const struct ptb_limits *
 		"os", "kernel", si->kernel, "machine", si->machine,
 		"libc", str_or_null(si->libc), "pthreads", str_or_null(si->pthreads),
 		"compiler", si->compiler, "clock", clock_json(&sys->clock),
-		"harness", harness_json(l),
+		"harness", harness ? harness : json_null(),
 		"scheduler", "name", str_or_null(si->scheduler),
 		"base_slice_ns", int_or_null(si->base_slice_ns),
 		"governor", str_or_null(si->governor), "smt", smt_json(si->smt),

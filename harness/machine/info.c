@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "machine/context.h"
 #include "machine/info.h"
-#include "record/result.h"
 
 #define LABEL_WIDTH 16
 
@@ -124,14 +124,12 @@ static void print_warnings(FILE *out, const struct ptb_system *sys)
 	json_decref(w);
 }
 
-static int print_json(FILE *out, const struct ptb_system *sys)
+static int print_json(FILE *out, const struct ptb_system *sys, json_t *harness)
 {
-	struct ptb_limits defaults;
 	json_t *ctx;
 	int rc;
 
-	ptb_limits_default(&defaults);
-	ctx = ptb_context_json(sys, &defaults, "ptbench info --json");
+	ctx = ptb_context_json(sys, harness, "ptbench info --json");
 	if (!ctx)
 		return -1;
 	rc = json_dumpf(ctx, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(15));
@@ -140,10 +138,10 @@ static int print_json(FILE *out, const struct ptb_system *sys)
 	return rc;
 }
 
-int ptb_info_print(FILE *out, const struct ptb_system *sys, bool json)
+int ptb_info_print(FILE *out, const struct ptb_system *sys, json_t *harness)
 {
-	if (json)
-		return print_json(out, sys) == 0 && !ferror(out) ? 0 : -1;
+	if (harness)
+		return print_json(out, sys, harness) == 0 && !ferror(out) ? 0 : -1;
 	print_cpu(out, &sys->cpu);
 	print_topology(out, sys);
 	print_clock(out, &sys->clock);

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "record/result.h"
+#include "machine/system.h"
 
 int ptb_system_init(struct ptb_system *sys, char *err, size_t errlen)
 {

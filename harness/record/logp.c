@@ -38,85 +38,89 @@
  *   exceed half the round trip.  It is reported as computed, with the
  *   inputs it came from.
  *
- * Of several records of one input (a sweep over `mutexes`) the one with
- * the default value is taken, else the first.  An input counts when its
- * status is ok or unstable and it has a mean.  Each parameter is given
- * (null otherwise) when its inputs count; the record is na when L cannot
- * be derived, unstable when an input it used is unstable, and its reason
- * names every missing or failed input.  No round-trip record for a
- * mechanism means no LogP records for it.
+ * The inputs are whatever benchmarks say, in their descriptors, that their
+ * figure is a LogP parameter of a mechanism (struct ptb_logp_role in
+ * harness/ptbench.h); this file names no benchmark.  Of several records of
+ * one input (a sweep over `mutexes`) the one whose other variables have
+ * their default values is taken, else the first.  An input counts when it
+ * has a value.  Each parameter is given (null otherwise) when its inputs
+ * count; the record is na when L cannot be derived, unstable when an input
+ * it used is unstable, and its reason names every missing or failed input.
+ * No round-trip record for a mechanism means no LogP records for it.
  */
+#include <config.h>
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "record/logp.h"
-#include "platform/topology.h"
+#include "text/text.h"
 
-/* One input of a parameter: which benchmark, whether it is taken at the
- * record's placement, and which of its records to prefer ("var=value"). */
-struct input {
-	const char *field;      /* "o_s" */
-	const char *bench;
-	bool placed;
-	const char *prefer;
+#define LOGP_PREFIX "logp."
+
+/* The parameters of a record, in the order of its fields. */
+static const struct {
+	const char *field;
+	enum ptb_logp_param param;
+} fields[] = {
+	/* field  param */
+	{ "rtt",  PTB_LOGP_RTT },     /* first: it gives the placements */
+	{ "o_s",  PTB_LOGP_OS },
+	{ "o_r",  PTB_LOGP_OR },
+	{ "g",    PTB_LOGP_G },
 };
+#define NFIELDS (int)(sizeof fields / sizeof fields[0])
 
-#define NINPUTS 4
-static const struct mechanism {
-	const char *name;
-	struct input in[NINPUTS];       /* rtt first: it gives the placements */
-} mechanisms[] = {
-	/* name           field  bench              placed prefer */
-	{ "logp.mutex", { { "rtt", "mutex.pingpong", true,  NULL },
-			  { "o_s", "mutex.unlock",   false, "mutexes=1024" },
-			  { "o_r", "mutex.lock",     false, "mutexes=1024" },
-			  { "g",   "mutex.gap",      true,  NULL } } },
-	{ "logp.cond",  { { "rtt", "cond.pingpong",  true,  "signal=locked" },
-			  { "o_s", "cond.signal",    false, NULL },
-			  { "o_r", "cond.wait",      true,  NULL },
-			  { "g",   "cond.gap",       true,  NULL } } },
-};
-#define NMECHANISMS (sizeof mechanisms / sizeof mechanisms[0])
-
-static const char *str(const json_t *o, const char *key)
+const char *ptb_logp_mechanism_of(const char *bench)
 {
-	return json_string_value(json_object_get(o, key));
+	size_t n = strlen(LOGP_PREFIX);
+	return bench && !strncmp(bench, LOGP_PREFIX, n) && bench[n] ? bench + n : NULL;
 }
 
-static bool param_is(const json_t *rec, const char *var, const char *value)
+const struct ptb_bench *ptb_logp_source(const char *mechanism, enum ptb_logp_param param)
 {
-	const char *have = str(json_object_get(rec, "params"), var);
-	return have && strcmp(have, value) == 0;
+	for (int i = 0; i < ptb_registry_count; i++) {
+		const struct ptb_logp_role *r = &ptb_registry[i]->logp;
+		if (r->param == param && r->mechanism && !strcmp(r->mechanism, mechanism))
+			return ptb_registry[i];
+	}
+	return NULL;
 }
 
-/* Does rec satisfy "var=value"? */
-static bool prefers(const json_t *rec, const char *pref)
+static bool param_is(const struct ptb_record *rec, const char *var, const char *value)
 {
-	char var[64];
-	const char *eq = strchr(pref, '=');
-	size_t n = eq ? (size_t)(eq - pref) : 0;
-	if (!eq || n >= sizeof var)
-		return false;
-	memcpy(var, pref, n);
-	var[n] = '\0';
-	return param_is(rec, var, eq + 1);
+	const char *have = json_string_value(json_object_get(rec->params, var));
+	return have && value && !strcmp(have, value);
 }
 
-/* The record for an input, or NULL. */
-static const json_t *find(const json_t *results, const struct input *in, const char *placement)
+/* Whether every variable but the placement has its default value (the
+ * first of its default sweep). */
+static bool has_defaults(const struct ptb_bench *b, const struct ptb_record *rec)
 {
-	const json_t *first = NULL, *rec;
-	size_t i;
+	for (const struct ptb_param *p = b->params; p && p->name; p++) {
+		size_t n = strcspn(p->defaults, ",");
+		const char *have = json_string_value(json_object_get(rec->params, p->name));
+		if (strcmp(p->name, "placement") &&
+		    (!have || strlen(have) != n || strncmp(have, p->defaults, n)))
+			return false;
+	}
+	return true;
+}
 
-	json_array_foreach(results, i, rec) {
-		const char *bench = str(rec, "bench");
-		if (!bench || strcmp(bench, in->bench))
+/* The record of an input, or NULL. */
+static const struct ptb_record *find(const struct ptb_runfile *run, const struct ptb_bench *b,
+				     const char *placement)
+{
+	const struct ptb_record *first = NULL;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ptb_record *rec = &run->rec[i];
+		if (!rec->bench || strcmp(rec->bench, b->name) || rec->is_derived)
 			continue;
-		if (in->placed && !param_is(rec, "placement", placement))
+		if (b->logp.placed && !param_is(rec, "placement", placement))
 			continue;
-		if (!in->prefer || prefers(rec, in->prefer))
+		if (has_defaults(b, rec))
 			return rec;
 		if (!first)
 			first = rec;
@@ -124,70 +128,35 @@ static const json_t *find(const json_t *results, const struct input *in, const c
 	return first;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* "bench var=value ..." with the variables in name order. */
-static void describe(char *buf, size_t len, const char *bench, const json_t *params)
-{
-	const char *keys[16];
-	size_t nkeys = 0, used;
-	const char *key;
-	json_t *val;
-
-	snprintf(buf, len, "%s", bench);
-	json_object_foreach((json_t *)params, key, val)
-		if (nkeys < sizeof keys / sizeof keys[0])
-			keys[nkeys++] = key;
-	qsort(keys, nkeys, sizeof keys[0], cmp_str);
-	for (size_t k = 0; k < nkeys; k++) {
-		used = strlen(buf);
-		if (used < len)
-			snprintf(buf + used, len - used, " %s=%s", keys[k],
-				 str(params, keys[k]) ? str(params, keys[k]) : "?");
-	}
-}
-
-static void append(char *buf, size_t len, const char *text)
-{
-	size_t used = strlen(buf);
-	if (used < len)
-		snprintf(buf + used, len - used, "%s%s", used ? "; " : "", text);
-}
-
 /* An input's outcome: its value, or why there is none. */
 enum taken { TAKEN_OK, TAKEN_UNSTABLE, TAKEN_NONE };
 
 /* Fill value and name of one input; TAKEN_NONE (with the reason appended
- * to `why`) when it is missing or has no usable mean. */
-static enum taken take(const json_t *results, const struct input *in, const char *placement,
-		       double *value, json_t *inputs, char *why, size_t whylen)
+ * to `why`) when it is missing or has no value. */
+static enum taken take(const struct ptb_runfile *run, const char *mechanism, int f,
+		       const char *placement, double *value, json_t *inputs, char *why,
+		       size_t whylen)
 {
-	const json_t *rec = find(results, in, placement);
-	char name[160], text[512];
+	const struct ptb_bench *b = ptb_logp_source(mechanism, fields[f].param);
+	const struct ptb_record *rec = b ? find(run, b, placement) : NULL;
+	const char *field = fields[f].field;
+	char name[160];
 
 	if (!rec) {
-		snprintf(name, sizeof name, "%s%s%s", in->bench,
-			 in->placed ? " placement=" : "", in->placed ? placement : "");
-		json_object_set_new(inputs, in->field, json_string(name));
-		snprintf(text, sizeof text, "%s: no %s in the results", in->field, name);
-		append(why, whylen, text);
+		snprintf(name, sizeof name, "%s%s%s", b ? b->name : "no benchmark",
+			 b && b->logp.placed ? " placement=" : "",
+			 b && b->logp.placed ? placement : "");
+		json_object_set_new(inputs, field, json_string(name));
+		ptb_appendf(why, whylen, "%s%s: no %s in the results", *why ? "; " : "", field, name);
 		return TAKEN_NONE;
 	}
-	describe(name, sizeof name, in->bench, json_object_get(rec, "params"));
-	json_object_set_new(inputs, in->field, json_string(name));
-	const char *status = str(rec, "status");
-	const json_t *mean = json_object_get(rec, "mean");
-	if (status && (!strcmp(status, "ok") || !strcmp(status, "unstable")) && json_is_number(mean)) {
-		*value = json_number_value(mean);
-		return strcmp(status, "ok") ? TAKEN_UNSTABLE : TAKEN_OK;
+	json_object_set_new(inputs, field, json_string(rec->key));
+	if (rec->has_value && !isnan(rec->value)) {
+		*value = rec->value;
+		return rec->status == PTB_OK ? TAKEN_OK : TAKEN_UNSTABLE;
 	}
-	const char *reason = str(rec, "reason");
-	snprintf(text, sizeof text, "%s: %s is %s%s%s", in->field, name,
-		 status ? status : "without status", reason ? ": " : "", reason ? reason : "");
-	append(why, whylen, text);
+	ptb_appendf(why, whylen, "%s%s: %s is %s%s%s", *why ? "; " : "", field, rec->key,
+		    rec->status_name, rec->reason ? ": " : "", rec->reason ? rec->reason : "");
 	return TAKEN_NONE;
 }
 
@@ -202,26 +171,26 @@ static json_t *number_or_null(bool have, double v)
  * record is na only when L, the parameter LogP is about, cannot be
  * derived; it is unstable when any input it used is.
  */
-static json_t *derive_one(const json_t *results, const struct mechanism *m, const char *placement)
+static json_t *derive_one(const struct ptb_runfile *run, const char *mechanism,
+			  const char *placement)
 {
-	double v[NINPUTS] = { 0 };
-	enum taken t[NINPUTS];
-	char why[1024] = "", unstable[512] = "";
+	double v[NFIELDS] = { 0 };
+	enum taken t[NFIELDS];
+	char why[1024] = "", unstable[128] = "", name[64];
 	json_t *inputs = json_object();
-	json_t *rec = json_pack("{s:s, s:{s:s}}", "bench", m->name, "params", "placement", placement);
+	snprintf(name, sizeof name, LOGP_PREFIX "%s", mechanism);
+	json_t *rec = json_pack("{s:s, s:{s:s}}", "bench", name, "params", "placement", placement);
 
-	for (int i = 0; i < NINPUTS; i++) {
-		t[i] = take(results, &m->in[i], placement, &v[i], inputs, why, sizeof why);
+	for (int i = 0; i < NFIELDS; i++) {
+		t[i] = take(run, mechanism, i, placement, &v[i], inputs, why, sizeof why);
 		if (t[i] == TAKEN_UNSTABLE)
-			snprintf(unstable + strlen(unstable), sizeof unstable - strlen(unstable),
-				 "%s%s", *unstable ? ", " : "", m->in[i].field);
+			ptb_appendf(unstable, sizeof unstable, "%s%s", *unstable ? ", " : "",
+				    fields[i].field);
 	}
 	bool have_l = t[0] != TAKEN_NONE && t[1] != TAKEN_NONE && t[2] != TAKEN_NONE;
-	if (have_l && *unstable) {
-		char text[600];
-		snprintf(text, sizeof text, "from unstable inputs (%s)", unstable);
-		append(why, sizeof why, text);
-	}
+	if (have_l && *unstable)
+		ptb_appendf(why, sizeof why, "%sfrom unstable inputs (%s)", *why ? "; " : "",
+			    unstable);
 	json_object_set_new(rec, "status",
 			    json_string(!have_l ? "na" : *unstable ? "unstable" : "ok"));
 	json_object_set_new(rec, "reason", *why ? json_string(why) : json_null());
@@ -235,36 +204,28 @@ static json_t *derive_one(const json_t *results, const struct mechanism *m, cons
 	return rec;
 }
 
-/* Placements the round trip was measured at, in ptb_placement order. */
-static int placements_of(const json_t *results, const char *bench, const char **out)
+/* Whether the round trip of a mechanism was measured at a placement. */
+static bool measured_at(const struct ptb_runfile *run, const struct ptb_bench *rtt,
+			const char *placement)
 {
-	int n = 0;
-	size_t i;
-	const json_t *rec;
-
-	for (int pl = 0; pl < PTB_PLACEMENT_COUNT; pl++) {
-		const char *name = ptb_placement_name(pl);
-		json_array_foreach(results, i, rec) {
-			const char *b = str(rec, "bench");
-			if (b && !strcmp(b, bench) && param_is(rec, "placement", name)) {
-				out[n++] = name;
-				break;
-			}
-		}
-	}
-	return n;
+	for (size_t i = 0; i < run->n; i++)
+		if (run->rec[i].bench && !strcmp(run->rec[i].bench, rtt->name) &&
+		    param_is(&run->rec[i], "placement", placement))
+			return true;
+	return false;
 }
 
-json_t *ptb_logp_derive(const json_t *results)
+json_t *ptb_logp_derive(const struct ptb_runfile *run)
 {
 	json_t *out = json_array();
-	const char *placements[PTB_PLACEMENT_COUNT];
-
-	for (size_t k = 0; k < NMECHANISMS; k++) {
-		const struct mechanism *m = &mechanisms[k];
-		int n = placements_of(results, m->in[0].bench, placements);
-		for (int i = 0; i < n; i++)
-			json_array_append_new(out, derive_one(results, m, placements[i]));
+	for (int i = 0; i < ptb_registry_count; i++) {
+		const struct ptb_bench *rtt = ptb_registry[i];
+		if (rtt->logp.param != PTB_LOGP_RTT)
+			continue;
+		for (int pl = 0; pl < PTB_PLACEMENT_COUNT; pl++)
+			if (measured_at(run, rtt, ptb_placement_name(pl)))
+				json_array_append_new(out, derive_one(run, rtt->logp.mechanism,
+								      ptb_placement_name(pl)));
 	}
 	return out;
 }

@@ -1,18 +1,26 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * LogP parameters derived from measured points (DESIGN.md section 2, issue
- * "paper's full suite"): for each mechanism (mutex, condition variable) and
- * placement, o_s, o_r, round trip, L = RTT/2 - o_s - o_r and the gap g,
- * each with the names of the points it came from.  Nothing is measured
- * here: the records are computed from a run's results.
+ * LogP parameters derived from measured points (docs/design.md): for each
+ * mechanism and placement, o_s, o_r, round trip, L = RTT/2 - o_s - o_r and
+ * the gap g, each with the point it came from.  Nothing is measured here:
+ * the records are computed from a run's records, and which benchmark gives
+ * which parameter is read from the descriptors.
  */
-#ifndef PTB_LOGP_H
-#define PTB_LOGP_H
+#ifndef PTB_RECORD_LOGP_H
+#define PTB_RECORD_LOGP_H
 
 #include <jansson.h>
 
-/* New records (bench "logp.mutex" / "logp.cond") derived from the result
- * records in `results`; an empty array when the inputs are absent. */
-json_t *ptb_logp_derive(const json_t *results);
+#include "ptbench.h"
+#include "record/model.h"
+
+/* New records ("logp.<mechanism>") derived from the run; an empty array
+ * when the inputs are absent. */
+json_t *ptb_logp_derive(const struct ptb_runfile *run);
+/* The mechanism of a derived LogP record's name ("logp.mutex" -> "mutex"),
+ * or NULL when the name is not one. */
+const char *ptb_logp_mechanism_of(const char *bench);
+/* The benchmark whose figure is that parameter of the mechanism, or NULL. */
+const struct ptb_bench *ptb_logp_source(const char *mechanism, enum ptb_logp_param param);
 
 #endif

@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "record/model.h"
+#include "report/format.h"
 #include "report/report.h"
 
 /* A column is a record field, or a field inside an array or object field. */
@@ -45,21 +47,6 @@ static const struct column {
 	{ "g_ns",             "g",          NULL,      -1 },
 };
 
-static void put_field(FILE *out, const char *s)
-{
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 /* Arrays of strings (the clients' bindings) join with ';' like params. */
 static void join_strings(char *buf, size_t len, const json_t *a)
 {
@@ -92,21 +79,19 @@ static void cell(char *buf, size_t len, const json_t *rec, const struct column *
 		ptb_fmt_jnum(buf, len, v);
 }
 
-void ptb_report_csv(FILE *out, const json_t *run)
+void ptb_report_csv(FILE *out, const struct ptb_runfile *run)
 {
 	const size_t ncol = sizeof columns / sizeof *columns;
 	char buf[1024];
-	size_t i;
-	json_t *rec;
 	for (size_t c = 0; c < ncol; c++)
 		fprintf(out, "%s%s", c ? "," : "", columns[c].head);
 	fputc('\n', out);
-	json_array_foreach(json_object_get(run, "results"), i, rec) {
+	for (size_t i = 0; i < run->n; i++) {
 		for (size_t c = 0; c < ncol; c++) {
 			if (c)
 				fputc(',', out);
-			cell(buf, sizeof buf, rec, &columns[c]);
-			put_field(out, buf);
+			cell(buf, sizeof buf, run->rec[i].json, &columns[c]);
+			ptb_csv_field(out, buf);
 		}
 		fputc('\n', out);
 	}

@@ -22,6 +22,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/model.h"
+#include "report/format.h"
 #include "report/report.h"
 
 static void set_num(json_t *o, const char *key, double v)
@@ -96,25 +98,23 @@ static const struct {
 	{ "stddev",   "sd" },
 };
 
-static void point(json_t *out, const json_t *rec, int family, int instance)
+static void point(json_t *out, const struct ptb_record *r, int family, int instance)
 {
 	char name[512], params[400];
-	const json_t *samples = json_object_get(rec, "samples");
-	const char *status = ptb_jstr(rec, "status");
-	const char *label = status && !strcmp(status, "unstable") ? "unstable" : NULL;
-	size_t i, n = json_array_size(samples);
-	json_t *s;
+	const json_t *rec = r->json;
+	const char *label = r->status == PTB_UNSTABLE ? "unstable" : NULL;
+	size_t n = (size_t)r->nsamples;
 
-	ptb_fmt_params(params, sizeof params, json_object_get(rec, "params"), "/");
+	ptb_fmt_params(params, sizeof params, r->params, "/");
 	for (char *c = params; *c; c++)
 		if (*c == '=')
 			*c = ':';
-	snprintf(name, sizeof name, "%s%s%s", ptb_jstr(rec, "bench"), *params ? "/" : "", params);
-	json_array_foreach(samples, i, s) {
+	snprintf(name, sizeof name, "%s%s%s", r->bench, *params ? "/" : "", params);
+	for (size_t i = 0; i < n; i++) {
 		json_t *e = entry(name, name, family, instance, "iteration", n);
 		json_object_set_new(e, "repetition_index", json_integer((json_int_t)i));
 		json_object_set_new(e, "threads", json_integer(1));
-		times(e, ptb_jnum(rec, "iterations"), json_number_value(s), label);
+		times(e, ptb_jnum(rec, "iterations"), r->samples[i], label);
 		json_array_append_new(out, e);
 	}
 	for (size_t a = 0; a < sizeof aggregates / sizeof *aggregates; a++) {
@@ -128,13 +128,6 @@ static void point(json_t *out, const json_t *rec, int family, int instance)
 		times(e, (double)n, ptb_jnum(rec, aggregates[a].field), label);
 		json_array_append_new(out, e);
 	}
-}
-
-static bool measured(const json_t *rec)
-{
-	const char *st = ptb_jstr(rec, "status"), *bench = ptb_jstr(rec, "bench");
-	return st && bench && strncmp(bench, "logp.", 5) &&
-	       (!strcmp(st, "ok") || !strcmp(st, "unstable"));
 }
 
 /* Families are benchmarks, numbered in order of first appearance; a
@@ -157,18 +150,18 @@ static int family_of(struct families *f, const char *bench)
 	return i;
 }
 
-void ptb_report_gbench(FILE *out, const json_t *run)
+void ptb_report_gbench(FILE *out, const struct ptb_runfile *run)
 {
-	const json_t *results = json_object_get(run, "results");
-	size_t i, n = json_array_size(results);
+	size_t n = run->n;
 	struct families f = { calloc(n + 1, sizeof *f.name), calloc(n + 1, sizeof *f.instances), 0 };
-	json_t *doc = json_object(), *list = json_array(), *rec;
-	json_object_set_new(doc, "context", context(json_object_get(run, "context")));
-	json_array_foreach(results, i, rec) {
-		if (!measured(rec) || !f.name || !f.instances)
+	json_t *doc = json_object(), *list = json_array();
+	json_object_set_new(doc, "context", context(run->context));
+	for (size_t i = 0; i < n; i++) {
+		const struct ptb_record *r = &run->rec[i];
+		if (!r->has_value || r->is_derived || !f.name || !f.instances)
 			continue;
-		int family = family_of(&f, ptb_jstr(rec, "bench"));
-		point(list, rec, family, f.instances[family]++);
+		int family = family_of(&f, r->bench);
+		point(list, r, family, f.instances[family]++);
 	}
 	json_object_set_new(doc, "benchmarks", list);
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

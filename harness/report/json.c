@@ -6,10 +6,10 @@
  */
 #include <config.h>
 
+#include "record/runfile.h"
 #include "report/report.h"
-#include "record/result.h"
 
-void ptb_report_json(FILE *out, const json_t *run)
+void ptb_report_json(FILE *out, const struct ptb_runfile *run)
 {
-	ptb_run_dump(out, run);
+	ptb_run_dump(out, run->doc);
 }

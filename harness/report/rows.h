@@ -2,27 +2,23 @@
 /*
  * Where a result appears in a table laid out like the paper's Table 1: the
  * row group ("Thread Create") and label ("Detached, system scope") of a
- * benchmark and its variable values, and the rows' order.  One lookup
- * table serves the run reporter and the cross-platform `ptbench table`.
+ * benchmark and its variable values, and the rows' order -- all read from
+ * the benchmarks' descriptors (struct ptb_row_rule, harness/ptbench.h), so
+ * a new benchmark's rows need no edit here.  One lookup serves the run
+ * reporter and the cross-platform `ptbench table`.
  */
-#ifndef PTB_ROWS_H
-#define PTB_ROWS_H
+#ifndef PTB_REPORT_ROWS_H
+#define PTB_REPORT_ROWS_H
 
 #include <jansson.h>
-#include <stddef.h>
 
 struct ptb_row {
-	int order;              /* sort key: paper order first, others after */
+	int order;              /* sort key: section, benchmark, rule, placement */
 	char group[64];         /* "Mutex Ping-pong"; "" for a lone row */
 	char label[96];         /* "Different CPUs (cross_core)"; a lone row's
 	                           whole name ("Thread Yield") */
 	const char *footnote;   /* how our test differs from the paper's, or NULL */
 };
-
-/* Order tiers: the paper's rows, then the LogP parameters, then other
- * known benchmarks, then benchmarks this table does not know. */
-enum { PTB_ROW_PAPER = 1000, PTB_ROW_LOGP = 5000, PTB_ROW_EXTRA = 8000,
-       PTB_ROW_UNKNOWN = 9000 };
 
 /* params is the record's "params" object (may be NULL or empty). */
 void ptb_row_of(const char *bench, const json_t *params, struct ptb_row *row);

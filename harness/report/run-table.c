@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table reporter: a run laid out like Table 1 of the founding paper --
- * one row per point in the paper's order (harness/rows.c), the mean in µs,
- * "N/A" where the machine cannot run a test -- followed by the LogP
- * parameters.  Everything a number needs to be read correctly is in a
+ * one row per point in the paper's order (report/rows.c), the mean in µs,
+ * "N/A" where the machine cannot run a test -- followed by the derived
+ * LogP parameters.  Everything a number needs to be read correctly is in a
  * numbered footnote: why a cell is N/A, why a value is marked unstable
  * ("*"), how a row differs from the paper's test, the figures a benchmark
  * noted beside its result and the points a LogP parameter came from.
@@ -15,138 +15,21 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/model.h"
+#include "report/format.h"
+#include "report/grid.h"
 #include "report/report.h"
 #include "report/rows.h"
+#include "text/text.h"
 
-/* One row of a section as it will be printed. */
+/* One record as it will be printed. */
 struct line {
-	const json_t *rec;
+	const struct ptb_record *rec;
 	size_t index;           /* in the file: rows that tie keep file order */
 	struct ptb_row row;
-	char name[128];         /* label and the row's footnote mark */
-	char value[5][32];      /* the main table uses value[0] */
-	char marks[64];         /* "*", " [3]": after the last value */
 };
 
-/* Widths of the text columns: group, label, and both together. */
-struct textcol {
-	int group, label, all;
-};
-
-static void mark(char *marks, size_t len, struct ptb_footnotes *fn, const char *text)
-{
-	int n = ptb_footnote(fn, text);
-	size_t used = strlen(marks);
-	if (n > 0 && used < len)
-		snprintf(marks + used, len - used, " [%d]", n);
-}
-
-static int by_row(const void *a, const void *b)
-{
-	const struct line *x = a, *y = b;
-	int c = ptb_row_cmp(&x->row, &y->row);
-	return c ? c : x->index < y->index ? -1 : x->index > y->index;
-}
-
-static bool is_logp(const json_t *rec)
-{
-	const char *bench = ptb_jstr(rec, "bench");
-	return bench && !strncmp(bench, "logp.", 5);
-}
-
-/* The records of one section, in table order. */
-static struct line *collect(const json_t *results, bool logp, int *count)
-{
-	size_t i, n = 0;
-	json_t *rec;
-	struct line *l = calloc(json_array_size(results) + 1, sizeof *l);
-	if (!l)
-		return NULL;
-	json_array_foreach(results, i, rec) {
-		if (is_logp(rec) != logp)
-			continue;
-		l[n].rec = rec;
-		l[n].index = i;
-		ptb_row_of(ptb_jstr(rec, "bench"), json_object_get(rec, "params"), &l[n].row);
-		n++;
-	}
-	qsort(l, n, sizeof *l, by_row);
-	*count = (int)n;
-	return l;
-}
-
-static void name_and_row_note(struct line *l, struct ptb_footnotes *fn)
-{
-	char marks[16] = "";
-	if (l->row.footnote)
-		mark(marks, sizeof marks, fn, l->row.footnote);
-	snprintf(l->name, sizeof l->name, "%s%s", l->row.label, marks);
-}
-
-/* "notes: switches = 20480, base_slice_ns = 3000000" */
-static void notes_text(char *buf, size_t len, const json_t *notes)
-{
-	const char *key;
-	json_t *v;
-	size_t used = (size_t)snprintf(buf, len, "notes:");
-	json_object_foreach((json_t *)notes, key, v) {
-		char num[64];
-		if (json_is_string(v))
-			snprintf(num, sizeof num, "%s", json_string_value(v));
-		else
-			ptb_fmt_jnum(num, sizeof num, v);
-		if (used < len)
-			used += (size_t)snprintf(buf + used, len - used, "%s %s = %s",
-						 used > 6 ? "," : "", key, *num ? num : "null");
-	}
-}
-
-/* Why a point has no value, or what its value needs said; "" if nothing. */
-static void status_note(char *buf, size_t len, const json_t *rec, const char *status)
-{
-	const char *reason = ptb_jstr(rec, "reason");
-	if (!strcmp(status, "unstable")) {
-		double cv = ptb_jnum(rec, "cv_pct");
-		int n = snprintf(buf, len, "unstable: stopped at %s",
-				 ptb_jstr(rec, "stop") ? ptb_jstr(rec, "stop") : "a limit");
-		if (isfinite(cv) && n >= 0 && (size_t)n < len)
-			n += snprintf(buf + n, len - (size_t)n, ", cv %.1f %%", cv);
-		if (reason && n >= 0 && (size_t)n < len)
-			snprintf(buf + n, len - (size_t)n, "; %s", reason);
-	} else if (!strcmp(status, "ok")) {
-		snprintf(buf, len, "%s", "");
-	} else if (reason) {
-		snprintf(buf, len, "%s%s%s", strcmp(status, "na") ? status : "",
-			 strcmp(status, "na") ? ": " : "", reason);
-	} else {
-		snprintf(buf, len, "%s", strcmp(status, "na") ? status : "not available here");
-	}
-}
-
-/* The value cell of a point and its marks. */
-static void point_cell(struct line *l, struct ptb_footnotes *fn)
-{
-	const char *status = ptb_jstr(l->rec, "status") ? ptb_jstr(l->rec, "status") : "?";
-	bool measured = !strcmp(status, "ok") || !strcmp(status, "unstable");
-	char note[512];
-	if (measured)
-		ptb_fmt_us(l->value[0], sizeof l->value[0], ptb_jnum(l->rec, "mean"));
-	else
-		snprintf(l->value[0], sizeof l->value[0], "%s", strcmp(status, "na") ? status : "N/A");
-	if (!*l->value[0])
-		snprintf(l->value[0], sizeof l->value[0], "-");
-	if (!strcmp(status, "unstable"))
-		snprintf(l->marks, sizeof l->marks, "*");
-	status_note(note, sizeof note, l->rec, status);
-	if (*note)
-		mark(l->marks, sizeof l->marks, fn, note);
-	if (json_object_size(json_object_get(l->rec, "notes")) > 0) {
-		notes_text(note, sizeof note, json_object_get(l->rec, "notes"));
-		mark(l->marks, sizeof l->marks, fn, note);
-	}
-}
-
-/* LogP parameters of one record, in the order of the section's columns. */
+/* The derived LogP parameters, in the order of their section's columns. */
 static const struct {
 	const char *head;
 	const char *field;
@@ -160,146 +43,203 @@ static const struct {
 };
 #define NLOGP (int)(sizeof logp_columns / sizeof logp_columns[0])
 
-static void logp_cells(struct line *l, struct ptb_footnotes *fn)
+static void mark(char *marks, size_t len, struct ptb_footnotes *fn, const char *text)
 {
-	const char *status = ptb_jstr(l->rec, "status") ? ptb_jstr(l->rec, "status") : "?";
-	const json_t *inputs = json_object_get(l->rec, "inputs");
+	int n = ptb_footnote(fn, text);
+	if (n > 0)
+		ptb_appendf(marks, len, " [%d]", n);
+}
+
+static int by_row(const void *a, const void *b)
+{
+	const struct line *x = a, *y = b;
+	int c = ptb_row_cmp(&x->row, &y->row);
+	return c ? c : x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* The measured records (derived = false) or the derived ones, in table order. */
+static struct line *collect(const struct ptb_runfile *run, bool derived, int *count)
+{
+	size_t n = 0;
+	struct line *l = calloc(run->n + 1, sizeof *l);
+	if (!l)
+		return NULL;
+	for (size_t i = 0; i < run->n; i++) {
+		const struct ptb_record *r = &run->rec[i];
+		if (r->is_derived != derived)
+			continue;
+		l[n].rec = r;
+		l[n].index = i;
+		ptb_row_of(r->bench, r->params, &l[n].row);
+		n++;
+	}
+	qsort(l, n, sizeof *l, by_row);
+	*count = (int)n;
+	return l;
+}
+
+/* "notes: switches = 20480, scheduler = EEVDF" */
+static void notes_text(char *buf, size_t len, const json_t *notes)
+{
+	const char *key;
+	json_t *v;
+	snprintf(buf, len, "notes:");
+	json_object_foreach((json_t *)notes, key, v) {
+		char num[64];
+		if (json_is_string(v))
+			snprintf(num, sizeof num, "%s", json_string_value(v));
+		else
+			ptb_fmt_jnum(num, sizeof num, v);
+		ptb_appendf(buf, len, "%s %s = %s", strlen(buf) > 6 ? "," : "", key,
+			    *num ? num : "null");
+	}
+}
+
+/* Why a point has no value, or what its value needs said; "" if nothing. */
+static void status_note(char *buf, size_t len, const struct ptb_record *r)
+{
+	buf[0] = 0;
+	if (r->status == PTB_UNSTABLE) {
+		double cv = ptb_jnum(r->json, "cv_pct");
+		snprintf(buf, len, "unstable: stopped at %s", ptb_jstr(r->json, "stop") ?: "a limit");
+		if (isfinite(cv))
+			ptb_appendf(buf, len, ", cv %.1f %%", cv);
+		if (r->reason)
+			ptb_appendf(buf, len, "; %s", r->reason);
+	} else if (r->status != PTB_OK) {
+		bool na = r->status == PTB_NA;
+		if (r->reason)
+			snprintf(buf, len, "%s%s%s", na ? "" : r->status_name, na ? "" : ": ", r->reason);
+		else
+			snprintf(buf, len, "%s", na ? "not available here" : r->status_name);
+	}
+}
+
+/* A point without a value: "N/A", or its status. */
+static const char *no_value(const struct ptb_record *r)
+{
+	return r->status == PTB_NA ? "N/A" : r->status_name;
+}
+
+/* The marks of a point's value: unstable, its status note, its notes. */
+static void point_marks(const struct ptb_record *r, struct ptb_footnotes *fn, char *marks,
+			size_t len)
+{
 	char note[512];
-	if (strcmp(status, "ok") && strcmp(status, "unstable")) {
-		point_cell(l, fn);
+	const json_t *notes = json_object_get(r->json, "notes");
+	snprintf(marks, len, "%s", r->status == PTB_UNSTABLE ? "*" : "");
+	status_note(note, sizeof note, r);
+	if (*note)
+		mark(marks, len, fn, note);
+	if (json_object_size(notes) > 0) {
+		notes_text(note, sizeof note, notes);
+		mark(marks, len, fn, note);
+	}
+}
+
+/* The row's text cells: a group's rows in two columns, a lone row in one. */
+static void text_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+{
+	char name[256] = "";
+	snprintf(name, sizeof name, "%s", l->row.label);
+	if (l->row.footnote)
+		mark(name, sizeof name, fn, l->row.footnote);
+	if (*l->row.group) {
+		ptb_grid_set(g, y, 0, l->row.group);
+		ptb_grid_set(g, y, 1, name);
+	} else {
+		ptb_grid_set(g, y, 0, name);
+		ptb_grid_span(g, y);
+	}
+}
+
+static void main_row(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+{
+	char value[64], marks[64];
+	text_cells(g, y, l, fn);
+	if (l->rec->has_value)
+		ptb_fmt_us(value, sizeof value, l->rec->value);
+	else
+		snprintf(value, sizeof value, "%s", no_value(l->rec));
+	ptb_grid_set(g, y, 2, *value ? value : "-");
+	point_marks(l->rec, fn, marks, sizeof marks);
+	ptb_grid_tail(g, y, marks);
+}
+
+/* "from o_s = mutex.unlock mutexes=1024; o_r = ..." */
+static void inputs_text(char *buf, size_t len, const json_t *inputs)
+{
+	const char *key;
+	json_t *v;
+	snprintf(buf, len, "from");
+	json_object_foreach((json_t *)inputs, key, v)
+		ptb_appendf(buf, len, "%s %s = %s", strlen(buf) > 4 ? ";" : "", key,
+			    json_string_value(v) ?: "?");
+}
+
+static void logp_row(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+{
+	const struct ptb_record *r = l->rec;
+	const json_t *inputs = json_object_get(r->json, "inputs");
+	char value[64], marks[64] = "", note[512];
+	text_cells(g, y, l, fn);
+	if (!r->has_value) {
+		ptb_grid_set(g, y, 2, no_value(r));
+		point_marks(r, fn, marks, sizeof marks);
+		ptb_grid_tail(g, y, marks);
 		return;
 	}
-	if (!strcmp(status, "unstable"))
-		snprintf(l->marks, sizeof l->marks, "*");
-	if (ptb_jstr(l->rec, "reason"))
-		mark(l->marks, sizeof l->marks, fn, ptb_jstr(l->rec, "reason"));
+	if (r->status == PTB_UNSTABLE)
+		snprintf(marks, sizeof marks, "*");
+	if (r->reason)
+		mark(marks, sizeof marks, fn, r->reason);
 	for (int c = 0; c < NLOGP; c++) {
-		ptb_fmt_us(l->value[c], sizeof l->value[c], ptb_jnum(l->rec, logp_columns[c].field));
-		if (!*l->value[c])
-			snprintf(l->value[c], sizeof l->value[c], "-");
+		ptb_fmt_us(value, sizeof value, ptb_jnum(r->json, logp_columns[c].field));
+		ptb_grid_set(g, y, 2 + c, *value ? value : "-");
 	}
 	if (json_object_size(inputs) > 0) {
-		const char *key;
-		json_t *v;
-		size_t used = (size_t)snprintf(note, sizeof note, "from");
-		json_object_foreach((json_t *)inputs, key, v)
-			if (used < sizeof note)
-				used += (size_t)snprintf(note + used, sizeof note - used, "%s %s = %s",
-							 used > 4 ? ";" : "", key,
-							 json_string_value(v) ?: "?");
-		mark(l->marks, sizeof l->marks, fn, note);
+		inputs_text(note, sizeof note, inputs);
+		mark(marks, sizeof marks, fn, note);
 	}
+	ptb_grid_tail(g, y, marks);
 }
 
-static int max(int a, int b)
-{
-	return a > b ? a : b;
-}
+typedef void row_fn(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn);
 
-static struct textcol text_widths(const struct line *l, int n, const char *head)
+/* A section: a header row and one row per line, printed aligned. */
+static void section(FILE *out, const struct line *l, int n, int values,
+		    const char *const *heads, row_fn *row, struct ptb_footnotes *fn)
 {
-	struct textcol t = { 0, 0, ptb_text_width(head) };
-	int lone = 0;
-	for (int i = 0; i < n; i++) {
-		if (*l[i].row.group) {
-			t.group = max(t.group, ptb_text_width(l[i].row.group));
-			t.label = max(t.label, ptb_text_width(l[i].name));
-		} else {
-			lone = max(lone, ptb_text_width(l[i].name));
-		}
-	}
-	t.all = max(t.all, max(lone, t.group ? t.group + 2 + t.label : 0));
-	return t;
-}
-
-static void pad(FILE *out, const char *s, int width)
-{
-	fputs(s, out);
-	for (int w = ptb_text_width(s); w < width; w++)
-		fputc(' ', out);
-}
-
-/* The text columns of a row; a group's name only on its first row. */
-static void print_text(FILE *out, const struct line *l, const struct line *prev,
-		       const struct textcol *t)
-{
-	if (!*l->row.group) {
-		pad(out, l->name, t->all);
+	struct ptb_grid g;
+	if (ptb_grid_init(&g, n + 1, 2 + values, 2) < 0)
 		return;
-	}
-	bool first = !prev || strcmp(prev->row.group, l->row.group);
-	pad(out, first ? l->row.group : "", t->group);
-	fputs("  ", out);
-	pad(out, l->name, t->all - t->group - 2);
+	g.blank_repeats = true;
+	ptb_grid_set(&g, 0, 0, heads[0]);
+	ptb_grid_span(&g, 0);
+	for (int c = 0; c < values; c++)
+		ptb_grid_set(&g, 0, 2 + c, heads[1 + c]);
+	for (int i = 0; i < n; i++)
+		row(&g, i + 1, &l[i], fn);
+	ptb_grid_print(out, &g, PTB_GRID_TEXT, NULL, 0);
+	ptb_grid_free(&g);
 }
 
-static void print_value(FILE *out, const char *value, int width)
+static void header(FILE *out, const struct ptb_runfile *run)
 {
-	fprintf(out, "  %*s", width + (int)strlen(value) - ptb_text_width(value), value);
-}
-
-static void main_section(FILE *out, struct line *l, int n, const char *host,
-			 struct ptb_footnotes *fn)
-{
-	int vw = ptb_text_width(host);
-	for (int i = 0; i < n; i++) {
-		name_and_row_note(&l[i], fn);
-		point_cell(&l[i], fn);
-		vw = max(vw, ptb_text_width(l[i].value[0]));
-	}
-	struct textcol t = text_widths(l, n, "Test");
-	pad(out, "Test", t.all);
-	print_value(out, host, vw);
-	fputc('\n', out);
-	for (int i = 0; i < n; i++) {
-		print_text(out, &l[i], i ? &l[i - 1] : NULL, &t);
-		print_value(out, l[i].value[0], vw);
-		fprintf(out, "%s\n", l[i].marks);
-	}
-}
-
-static void logp_section(FILE *out, struct line *l, int n, struct ptb_footnotes *fn)
-{
-	int vw[NLOGP];
-	for (int c = 0; c < NLOGP; c++)
-		vw[c] = ptb_text_width(logp_columns[c].head);
-	for (int i = 0; i < n; i++) {
-		name_and_row_note(&l[i], fn);
-		logp_cells(&l[i], fn);
-		for (int c = 0; c < NLOGP; c++)
-			vw[c] = max(vw[c], ptb_text_width(l[i].value[c]));
-	}
-	struct textcol t = text_widths(l, n, "LogP parameters");
-	fprintf(out, "\nLogP parameters in µs (L = RTT/2 - o_s - o_r; g the gap between sends)\n");
-	pad(out, "", t.all);
-	for (int c = 0; c < NLOGP; c++)
-		print_value(out, logp_columns[c].head, vw[c]);
-	fputc('\n', out);
-	for (int i = 0; i < n; i++) {
-		print_text(out, &l[i], i ? &l[i - 1] : NULL, &t);
-		for (int c = 0; c < NLOGP && *l[i].value[c]; c++)
-			print_value(out, l[i].value[c], vw[c]);
-		fprintf(out, "%s\n", l[i].marks);
-	}
-}
-
-static void header(FILE *out, const json_t *run)
-{
-	const json_t *ctx = json_object_get(run, "context");
-	const json_t *cpu = json_object_get(ctx, "cpu");
-	const char *hv = ptb_jstr(cpu, "hypervisor"), *status = ptb_jstr(run, "status");
-	fprintf(out, "Host: %s\n", ptb_jstr(ctx, "host") ?: "?");
-	fprintf(out, "CPU: %s%s%s%s\n", ptb_jstr(cpu, "brand") ?: "?", hv && *hv ? " (" : "",
+	const char *hv = ptb_jstr(json_object_get(run->context, "cpu"), "hypervisor");
+	const char *source = ptb_jstr(run->doc, "source");
+	fprintf(out, "Host: %s\n", run->host ?: "?");
+	fprintf(out, "CPU: %s%s%s%s\n", run->brand ?: "?", hv && *hv ? " (" : "",
 		hv && *hv ? hv : "", hv && *hv ? ")" : "");
-	if (ptb_jstr(ctx, "date"))
-		fprintf(out, "Date: %s\n", ptb_jstr(ctx, "date"));
-	if (ptb_jstr(run, "source"))
-		fprintf(out, "Mean time of one operation in µs, from %s\n", ptb_jstr(run, "source"));
+	if (run->date)
+		fprintf(out, "Date: %s\n", run->date);
+	if (source)
+		fprintf(out, "Mean time of one operation in µs, from %s\n", source);
 	else
 		fprintf(out, "Mean time of one operation in µs, measured by ptbench %s\n",
-			ptb_jstr(run, "version") ?: "?");
-	if (status && strcmp(status, "complete"))
-		fprintf(out, "Run %s: only the points that finished are shown\n", status);
+			ptb_jstr(run->doc, "version") ?: "?");
+	if (strcmp(run->status, "complete"))
+		fprintf(out, "Run %s: only the points that finished are shown\n", run->status);
 	fputc('\n', out);
 }
 
@@ -315,23 +255,28 @@ static void warnings(FILE *out, const json_t *ctx)
 			fprintf(out, "  %s\n", json_string_value(v));
 }
 
-void ptb_report_table(FILE *out, const json_t *run)
+void ptb_report_table(FILE *out, const struct ptb_runfile *run)
 {
-	const json_t *results = json_object_get(run, "results");
-	const json_t *ctx = json_object_get(run, "context");
+	const char *main_heads[] = { "Test", run->host ?: "value" };
+	const char *logp_heads[1 + NLOGP] = { "" };
 	struct ptb_footnotes fn = { 0 };
 	int n, nlogp;
-	struct line *rows = collect(results, false, &n), *logp = collect(results, true, &nlogp);
+	struct line *rows = collect(run, false, &n), *logp = collect(run, true, &nlogp);
+	for (int c = 0; c < NLOGP; c++)
+		logp_heads[1 + c] = logp_columns[c].head;
 	header(out, run);
 	if (rows && logp) {
-		main_section(out, rows, n, ptb_jstr(ctx, "host") ?: "value", &fn);
-		if (nlogp)
-			logp_section(out, logp, nlogp, &fn);
+		section(out, rows, n, 1, main_heads, main_row, &fn);
+		if (nlogp) {
+			fprintf(out, "\nLogP parameters in µs (L = RTT/2 - o_s - o_r; "
+				"g the gap between sends)\n");
+			section(out, logp, nlogp, NLOGP, logp_heads, logp_row, &fn);
+		}
 	}
 	if (fn.n)
 		fputc('\n', out);
 	ptb_footnotes_print(out, &fn);
-	warnings(out, ctx);
+	warnings(out, run->context);
 	ptb_footnotes_free(&fn);
 	free(rows);
 	free(logp);

@@ -32,9 +32,15 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "record/logp.h"
-#include "record/result.h"
+#include "engine/place.h"
 #include "engine/sweep.h"
+#include "machine/context.h"
+#include "machine/system.h"
+#include "record/logp.h"
+#include "record/model.h"
+#include "record/runfile.h"
+#include "run/record.h"
+#include "text/text.h"
 
 #define PTB_MAX_SELECTED 128
 #define PTB_SWEEP_POINTS 16     /* point budget of an adaptive sweep */
@@ -60,15 +66,6 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-__attribute__((format(printf, 3, 4)))
-static void set_err(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-}
-
 /* ---- selection ---------------------------------------------------------- */
 
 /* Hidden (test-only) benchmarks are chosen only by their exact name, so no
@@ -91,7 +88,7 @@ static int select_benches(const struct ptb_run_opts *o, struct bench_job *jobs,
 		for (int j = 0; j < ptb_registry_count; j++)
 			any |= bench_matches(ptb_registry[j], o->patterns[i]);
 		if (!any) {
-			set_err(err, errlen, "no benchmark matches '%s' (see 'ptbench list')",
+			ptb_errf(err, errlen, "no benchmark matches '%s' (see 'ptbench list')",
 				o->patterns[i]);
 			return -1;
 		}
@@ -156,7 +153,7 @@ static int check_out_path(const char *path, char *err, size_t errlen)
 	struct stat st;
 	const char *slash = strrchr(path, '/');
 	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		set_err(err, errlen, "-o %s: is a directory, not a file name", path);
+		ptb_errf(err, errlen, "-o %s: is a directory, not a file name", path);
 		return -1;
 	}
 	if (!slash)
@@ -164,7 +161,7 @@ static int check_out_path(const char *path, char *err, size_t errlen)
 	else
 		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) ?: 1, path);
 	if (access(dir, W_OK) != 0) {
-		set_err(err, errlen, "cannot write '%s': %s", path, strerror(errno));
+		ptb_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	return 0;
@@ -195,35 +192,6 @@ static double timer_now(void *ctx)
 {
 	(void)ctx;
 	return now_s();
-}
-
-/* Resolve the placement variable, bind the main thread, read it back. */
-static int place_point(struct ptb_point *p)
-{
-	const struct ptb_system *sys = p->sys;
-	const char *placement = ptb_point_str(p, "placement");
-	char err[256];
-	p->pu_main = p->pu_client = -1;
-	if (placement) {
-		const struct ptb_pair *pair = &sys->pairs[ptb_placement_from_name(placement)];
-		if (!pair->possible) {
-			ptb_point_na(p, "%s", pair->reason);
-			return -1;
-		}
-		p->pu_main = pair->pu[0];
-		p->pu_client = pair->pu[1];
-	}
-	if (ptb_bind_self(sys->topo, p->pu_main, err, sizeof err) < 0) {
-		ptb_point_error(p, "binding the main thread: %s", err);
-		return -1;
-	}
-	ptb_binding_self(sys->topo, p->binding_main, sizeof p->binding_main);
-	if (!ptb_binding_is(p->binding_main, p->pu_main)) {
-		ptb_point_error(p, "the main thread was bound to PU %d but reads back '%s'",
-				p->pu_main, p->binding_main);
-		return -1;
-	}
-	return 0;
 }
 
 static struct ptb_limits point_limits(const struct ptb_run_opts *o, const struct ptb_bench *b)
@@ -264,7 +232,7 @@ static json_t *measure_point(const struct ptb_run_opts *o, struct ptb_point *p)
 
 	if (why)
 		ptb_point_na(p, "%s", why);
-	if (why || place_point(p) < 0 || b->setup(p) < 0) {
+	if (why || ptb_point_place(p) < 0 || b->setup(p) < 0) {
 		if (p->verdict == PTB_OK)
 			ptb_point_error(p, "setup failed without a reason");
 		ptb_clients_cancel(p);
@@ -373,14 +341,13 @@ static void save(struct run_state *rs)
 	}
 }
 
-static void describe(const json_t *rec, char *buf, size_t len)
+/* The point a record is about, "bench var=value ...", for the progress line. */
+static void point_name(const json_t *rec, char *buf, size_t len)
 {
-	const char *key;
-	json_t *v;
-	int off = snprintf(buf, len, "%s", json_string_value(json_object_get(rec, "bench")));
-	json_object_foreach(json_object_get(rec, "params"), key, v)
-		off += snprintf(buf + off, len > (size_t)off ? len - off : 0, " %s=%s",
-				key, json_string_value(v));
+	char *key = ptb_point_key(json_string_value(json_object_get(rec, "bench")),
+				  json_object_get(rec, "params"));
+	snprintf(buf, len, "%s", key ? key : "?");
+	free(key);
 }
 
 static void progress(struct run_state *rs, const json_t *rec)
@@ -388,7 +355,7 @@ static void progress(struct run_state *rs, const json_t *rec)
 	char what[256];
 	const char *st = json_string_value(json_object_get(rec, "status"));
 	bool tty = isatty(STDERR_FILENO);
-	describe(rec, what, sizeof what);
+	point_name(rec, what, sizeof what);
 	if (!strcmp(st, "ok") || !strcmp(st, "unstable"))
 		fprintf(stderr, "%s[%d] %-48s %12.1f ns  %s%s", tty ? "\r\033[K" : "", rs->done,
 			what, json_number_value(json_object_get(rec, "mean")), st, tty ? "" : "\n");
@@ -406,7 +373,7 @@ static void progress_begin(const struct run_state *rs, const char *bench, const 
 	if (!isatty(STDERR_FILENO))
 		return;
 	rec = json_pack("{s:s,s:O}", "bench", bench, "params", params);
-	describe(rec, what, sizeof what);
+	point_name(rec, what, sizeof what);
 	json_decref(rec);
 	fprintf(stderr, "\r\033[K[%d] %-48s measuring...", rs->done + 1, what);
 	fflush(stderr);
@@ -622,12 +589,19 @@ static void install_sigint(void)
 	signal(SIGPIPE, SIG_IGN);    /* a dead child's pipe is an error, not a signal */
 }
 
+/* The derived records (LogP) follow the measured ones. */
+static void derive(json_t *run)
+{
+	struct ptb_runfile *model = ptb_runfile_of(run, NULL, 0);
+	json_t *logp = model ? ptb_logp_derive(model) : NULL;
+	json_array_extend(json_object_get(run, "results"), logp);
+	json_decref(logp);
+	ptb_runfile_free(model);
+}
+
 static void finish(struct run_state *rs)
 {
-	json_t *results = json_object_get(rs->run, "results");
-	json_t *logp = ptb_logp_derive(results);
-	json_array_extend(results, logp);
-	json_decref(logp);
+	derive(rs->run);
 	json_object_set_new(rs->run, "status",
 			    json_string(interrupted ? "interrupted" : "complete"));
 	save(rs);
@@ -662,7 +636,8 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 		snprintf(path, sizeof path, "%s", o->out_path);
 	else
 		default_path(&sys, path, sizeof path);
-	struct run_state rs = { o, ptb_run_new(ptb_context_json(&sys, &o->limits, o->command)),
+	struct run_state rs = { o, ptb_run_new(ptb_context_json(&sys, ptb_limits_json(&o->limits),
+								   o->command)),
 				path, 0, 0, false };
 	install_sigint();
 	save(&rs);
@@ -670,7 +645,10 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 		if (jobs[i].b)
 			run_bench(&rs, &sys, &jobs[i]);
 	finish(&rs);
-	ptb_report(stdout, rs.run, o->format);
+	struct ptb_runfile *model = ptb_runfile_of(rs.run, err, sizeof err);
+	if (model)
+		ptb_report(stdout, model, o->format);
+	ptb_runfile_free(model);
 	fflush(stdout);
 	if (rs.save_failed)
 		fprintf(stderr, "ptbench: %d results NOT saved: %s could not be written\n",

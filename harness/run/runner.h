@@ -25,9 +25,6 @@ struct ptb_run_opts {
 	const char *command;                          /* as typed */
 };
 
-extern const struct ptb_bench *const ptb_registry[];
-extern const int ptb_registry_count;
-
 /* Exit status of `ptbench run`: 0 all points ran (ok/unstable/na),
  * 1 some point timed out, crashed or erred, 2 bad input, 130 interrupted. */
 int ptb_run_suite(const struct ptb_run_opts *o);

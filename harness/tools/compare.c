@@ -26,29 +26,21 @@
  */
 #include <config.h>
 
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/error.h"
+#include "report/format.h"
 #include "stats/mannwhitney.h"
 #include "stats/stats.h"
-#include "report/report.h"
-#include "record/result.h"
-#include "tools/tools.h"
+#include "text/text.h"
+#include "tools/compare.h"
 
 enum verdict { V_SAME, V_REGRESSION, V_IMPROVEMENT, V_INCONCLUSIVE, V_COUNT };
 static const char *const verdict_name[V_COUNT] = {
 	"same", "regression", "improvement", "inconclusive"
-};
-
-struct opts {
-	double alpha;        /* significance level of the U test */
-	double threshold;    /* smallest shift that counts, % of the base median */
-	int json;
 };
 
 /* Points with a CI needed to estimate the run-to-run noise. */
@@ -68,7 +60,7 @@ struct judged {
 /* One point of base, with its counterpart in new when there is one. */
 struct point {
 	const char *key;
-	const json_t *base, *next;
+	const struct ptb_record *base, *next;
 	char why[160];       /* not comparable: why; "" when judged */
 	struct judged j;
 };
@@ -79,82 +71,28 @@ struct noise {
 	double tau, z;       /* 0 and 0 when n < PTB_NOISE_MIN_POINTS or no spread */
 };
 
-static const char usage[] =
-	"usage: ptbench compare BASE NEW [--alpha A] [--threshold PCT] [--format md|json]";
-
 /* ---- reading ------------------------------------------------------------ */
 
-static int cmp_str(const void *a, const void *b)
+/* A copy of a record's samples, or NULL (with *why) when it has none to test. */
+static double *samples_of(const struct ptb_record *rec, int *n, const char **why)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
-}
-
-/* "bench k=v k=v" with the variables sorted, so the order a writer put
- * them in does not matter. */
-static void point_key(const json_t *rec, char *buf, size_t len)
-{
-	const json_t *params = json_object_get(rec, "params");
-	const char *keys[16], *k;
-	json_t *v;
-	size_t n = 0, used;
-	const char *bench = ptb_jstr(rec, "bench");
-	used = (size_t)snprintf(buf, len, "%s", bench ? bench : "?");
-	json_object_foreach((json_t *)params, k, v)
-		if (n < sizeof keys / sizeof keys[0])
-			keys[n++] = k;
-	qsort(keys, n, sizeof *keys, cmp_str);
-	for (size_t i = 0; i < n && used < len; i++) {
-		const char *val = json_string_value(json_object_get(params, keys[i]));
-		used += (size_t)snprintf(buf + used, len - used, " %s=%s", keys[i], val ? val : "?");
-	}
-}
-
-/* Point key -> record, in file order; 0, or 2 after saying why. */
-static int index_points(const json_t *run, const char *path, json_t **index)
-{
-	json_t *rec;
-	size_t i;
-	char key[512];
-	*index = json_object();
-	json_array_foreach(json_object_get(run, "results"), i, rec) {
-		point_key(rec, key, sizeof key);
-		if (json_object_get(*index, key))
-			return ptb_bad_input("compare", "%s: point '%s' appears twice", path, key);
-		json_object_set(*index, key, rec);
-	}
-	return 0;
-}
-
-/* The samples of a record, or NULL (with *why) when it has none to test. */
-static double *samples_of(const json_t *rec, int *n, const char **why)
-{
-	const json_t *s = json_object_get(rec, "samples");
-	const char *status = ptb_jstr(rec, "status");
 	double *x;
-	if (status && strcmp(status, "ok") && strcmp(status, "unstable")) {
-		*why = status;
+	if (!rec->has_value) {
+		*why = rec->status_name;
 		return NULL;
 	}
-	if (!json_is_array(s) || json_array_size(s) == 0) {
+	if (rec->nsamples == 0) {
 		*why = "no samples";
 		return NULL;
 	}
-	*n = (int)json_array_size(s);
+	*n = rec->nsamples;
 	if (!(x = malloc((size_t)*n * sizeof *x))) {
 		*why = "out of memory";
 		return NULL;
 	}
-	for (int i = 0; i < *n; i++)
-		x[i] = json_number_value(json_array_get(s, (size_t)i));
+	memcpy(x, rec->samples, (size_t)*n * sizeof *x);
 	return x;
 }
-
-static int is_ok(const json_t *rec)
-{
-	const char *status = ptb_jstr(rec, "status");
-	return status && !strcmp(status, "ok");
-}
-
 
 /* ---- judging ------------------------------------------------------------ */
 
@@ -165,7 +103,7 @@ static double widen(double half, double band)
 }
 
 /* Regression or improvement, or else same / inconclusive, as the header says. */
-static enum verdict decide(const struct opts *o, const struct noise *nz, struct judged *j)
+static enum verdict decide(const struct ptb_compare_opts *o, const struct noise *nz, struct judged *j)
 {
 	double t = o->threshold, band = nz->z * nz->tau;
 	if (isnan(j->lo_pct))
@@ -242,9 +180,9 @@ static void estimate_noise(const struct point *pts, int npts, struct noise *nz)
 /* ---- the comparison ----------------------------------------------------- */
 
 struct report {
-	const struct opts *o;
+	const struct ptb_compare_opts *o;
 	const char *base_path, *new_path;
-	const json_t *base, *next;
+	const struct ptb_runfile *base, *next;
 	struct point *pts;      /* base's points that new has too, in base's order */
 	int npts;
 	struct noise noise;
@@ -260,7 +198,7 @@ static void measure_point(struct point *pt)
 	double *xb = samples_of(pt->base, &nb, &why_b), *xn = samples_of(pt->next, &nn, &why_n);
 	if (xb && xn) {
 		judge(xb, nb, xn, nn, &pt->j);
-		pt->j.ok = is_ok(pt->base) && is_ok(pt->next);
+		pt->j.ok = pt->base->status == PTB_OK && pt->next->status == PTB_OK;
 	} else {
 		snprintf(pt->why, sizeof pt->why, "%s%s%s%s%s", why_b ? "base: " : "",
 			 why_b ? why_b : "", why_b && why_n ? "; " : "", why_n ? "new: " : "",
@@ -271,29 +209,28 @@ static void measure_point(struct point *pt)
 }
 
 /* Pair the points (base's order), estimate the noise, give the verdicts. */
-static int compare_runs(struct report *r, json_t *ib, json_t *in)
+static int compare_runs(struct report *r)
 {
-	const char *key;
-	json_t *rec;
-	r->pts = calloc(json_object_size(ib) + 1, sizeof *r->pts);
+	r->pts = calloc(r->base->n + 1, sizeof *r->pts);
 	r->only_base = json_array();
 	r->only_new = json_array();
-	if (!r->pts)
-		return ptb_bad_input("compare", "out of memory");
-	json_object_foreach(ib, key, rec) {
+	if (!r->pts || !r->only_base || !r->only_new)
+		return -1;
+	for (size_t i = 0; i < r->base->n; i++) {
+		const struct ptb_record *rec = &r->base->rec[i];
 		struct point *pt = &r->pts[r->npts];
-		if (!(pt->next = json_object_get(in, key))) {
-			json_array_append_new(r->only_base, json_string(key));
+		if (!(pt->next = ptb_runfile_find(r->next, rec->key))) {
+			json_array_append_new(r->only_base, json_string(rec->key));
 			continue;
 		}
-		pt->key = key;
+		pt->key = rec->key;
 		pt->base = rec;
 		measure_point(pt);
 		r->npts++;
 	}
-	json_object_foreach(in, key, rec)
-		if (!json_object_get(ib, key))
-			json_array_append_new(r->only_new, json_string(key));
+	for (size_t i = 0; i < r->next->n; i++)
+		if (!ptb_runfile_find(r->base, r->next->rec[i].key))
+			json_array_append_new(r->only_new, json_string(r->next->rec[i].key));
 	estimate_noise(r->pts, r->npts, &r->noise);
 	for (int i = 0; i < r->npts; i++)
 		if (!r->pts[i].why[0])
@@ -345,29 +282,23 @@ static void md_point(const struct point *pt)
 }
 
 /* What a run is, for the header: "host, date". */
-static void describe(const json_t *run, char *buf, size_t len)
+static void run_label(const struct ptb_runfile *run, char *buf, size_t len)
 {
-	const json_t *ctx = json_object_get(run, "context");
-	const char *host = ptb_jstr(ctx, "host"), *date = ptb_jstr(ctx, "date");
-	snprintf(buf, len, "%s, %s", host ? host : "unknown host", date ? date : "undated");
+	snprintf(buf, len, "%s, %s", run->host ? run->host : "unknown host",
+		 run->date ? run->date : "undated");
 }
 
 /* Runs from two machines differ for reasons no code change explains. */
 static const char *machine_warning(const struct report *r)
 {
-	static const char *const keys[][2] = {
-		/* object   field */
-		{ NULL,     "host" },
-		{ "cpu",    "brand" },
+	const char *fields[][2] = {
+		/* base            new */
+		{ r->base->host,  r->next->host },
+		{ r->base->brand, r->next->brand },
 	};
-	const json_t *cb = json_object_get(r->base, "context"), *cn = json_object_get(r->next, "context");
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		const json_t *ob = keys[i][0] ? json_object_get(cb, keys[i][0]) : cb;
-		const json_t *on = keys[i][0] ? json_object_get(cn, keys[i][0]) : cn;
-		const char *vb = ptb_jstr(ob, keys[i][1]), *vn = ptb_jstr(on, keys[i][1]);
-		if (vb && vn && strcmp(vb, vn))
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++)
+		if (fields[i][0] && fields[i][1] && strcmp(fields[i][0], fields[i][1]))
 			return "the runs come from different machines: a difference may be the machine's";
-	}
 	return NULL;
 }
 
@@ -375,8 +306,8 @@ static void md_header(const struct report *r)
 {
 	char b[160], n[160];
 	const char *warning = machine_warning(r);
-	describe(r->base, b, sizeof b);
-	describe(r->next, n, sizeof n);
+	run_label(r->base, b, sizeof b);
+	run_label(r->next, n, sizeof n);
 	printf("base: %s (%s)\nnew:  %s (%s)\n", r->base_path, b, r->new_path, n);
 	if (warning)
 		printf("warning: %s\n", warning);
@@ -442,8 +373,7 @@ static json_t *json_point(const struct point *pt)
 	const struct judged *j = &pt->j;
 	return json_pack("{s:s?, s:O?, s:s, s:i, s:i, s:o, s:o, s:o, s:o, s:o, s:[o,o], s:[o,o], "
 			 "s:s, s:s?}",
-			 "bench", ptb_jstr(pt->base, "bench"),
-			 "params", json_object_get(pt->base, "params"), "key", pt->key,
+			 "bench", pt->base->bench, "params", pt->base->params, "key", pt->key,
 			 "n_base", j->nb, "n_new", j->nn,
 			 "base_median_ns", jnum_or_null(j->base_med),
 			 "new_median_ns", jnum_or_null(j->new_med),
@@ -465,8 +395,8 @@ static void json_out(const struct report *r)
 							    "why", r->pts[i].why));
 		else
 			json_array_append_new(points, json_point(&r->pts[i]));
-	describe(r->base, b, sizeof b);
-	describe(r->next, n, sizeof n);
+	run_label(r->base, b, sizeof b);
+	run_label(r->next, n, sizeof n);
 	json_t *doc = json_pack(
 		"{s:s, s:{s:s, s:s}, s:{s:s, s:s}, s:s?, s:f, s:f, s:{s:i, s:o, s:o}, "
 		"s:o, s:O, s:O, s:o, s:{s:i, s:i, s:i, s:i}}",
@@ -487,98 +417,23 @@ static void json_out(const struct report *r)
 	json_decref(doc);
 }
 
-/* ---- options ------------------------------------------------------------ */
+/* ---- the command -------------------------------------------------------- */
 
-/* A whole-string number, or NAN. */
-static double number(const char *s)
+int ptb_compare(const struct ptb_runfile *base, const struct ptb_runfile *next,
+		const struct ptb_compare_opts *o)
 {
-	char *end;
-	double x = strtod(s, &end);
-	return end == s || *end ? NAN : x;
-}
-
-static int parse_opts(int argc, char **argv, struct opts *o)
-{
-	static const struct option longopts[] = {
-		/* name          has_arg            flag  val */
-		{ "alpha",       required_argument, NULL, 'a' },
-		{ "threshold",   required_argument, NULL, 't' },
-		{ "format",      required_argument, NULL, 'f' },
-		{ "help",        no_argument,       NULL, 'h' },
-		{ NULL,          0,                 NULL, 0 },
-	};
-	int c;
-	*o = (struct opts){ .alpha = 0.01, .threshold = 5 };
-	optind = 0;   /* rescan: the caller may have used getopt already */
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'a':
-			o->alpha = number(optarg);
-			if (!(o->alpha > 0 && o->alpha < 1))
-				return ptb_bad_input("compare", "--alpha: '%s' is not a number between 0 and 1", optarg);
-			break;
-		case 't':
-			o->threshold = number(optarg);
-			if (!(o->threshold >= 0 && o->threshold < 1e6))
-				return ptb_bad_input("compare", "--threshold: '%s' is not a percentage >= 0", optarg);
-			break;
-		case 'f':
-			if (strcmp(optarg, "md") && strcmp(optarg, "json"))
-				return ptb_bad_input("compare", "--format: '%s' is not one of md, json", optarg);
-			o->json = !strcmp(optarg, "json");
-			break;
-		case 'h':
-			puts(usage);
-			return -1;
-		case ':':
-			return ptb_bad_input("compare", "%s needs a value", argv[optind - 1]);
-		default:
-			return ptb_bad_input("compare", "unknown option '%s' (%s)", argv[optind - 1], usage + 7);
-		}
-	}
-	if (argc - optind != 2)
-		return ptb_bad_input("compare", "needs exactly two files, BASE and NEW (%s)", usage + 7);
-	return 0;
-}
-
-int ptb_compare_main(int argc, char **argv)
-{
-	struct opts o;
-	struct report r = { .o = &o };
-	char err[512];
-	json_t *ib = NULL, *in = NULL;
-	int rc = parse_opts(argc, argv, &o);
-	if (rc)
-		return rc < 0 ? 0 : rc;
-	r.base_path = argv[optind];
-	r.new_path = argv[optind + 1];
-	if (!(r.base = ptb_run_load(r.base_path, err, sizeof err)))
-		return ptb_bad_input("compare", "%s", err);
-	if (!(r.next = ptb_run_load(r.new_path, err, sizeof err))) {
-		json_decref((json_t *)r.base);
-		return ptb_bad_input("compare", "%s", err);
-	}
-	rc = index_points(r.base, r.base_path, &ib);
-	if (!rc)
-		rc = index_points(r.next, r.new_path, &in);
-	if (!rc)
-		rc = compare_runs(&r, ib, in);
+	struct report r = { .o = o, .base_path = base->path, .new_path = next->path,
+			    .base = base, .next = next };
+	int rc = compare_runs(&r);
 	if (!rc) {
-		if (o.json)
+		if (o->json)
 			json_out(&r);
 		else
 			md_out(&r);
 		rc = r.count[V_REGRESSION] ? 1 : 0;
-		if (fflush(stdout) || ferror(stdout))
-			rc = ptb_bad_input("compare", "cannot write the report");
 	}
 	free(r.pts);
 	json_decref(r.only_base);
 	json_decref(r.only_new);
-	json_decref(ib);
-	json_decref(in);
-	json_decref((json_t *)r.base);
-	json_decref((json_t *)r.next);
 	return rc;
 }

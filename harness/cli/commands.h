@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The commands of the command line, one file each (cli/cmd-*.c).  Each
+ * takes the arguments after `ptbench` (argv[0] is the command word) and
+ * returns the process's exit status.  The command line as typed is kept
+ * for the result file's context.
+ */
+#ifndef PTB_CLI_COMMANDS_H
+#define PTB_CLI_COMMANDS_H
+
+int ptb_cmd_run(int argc, char **argv);
+int ptb_cmd_list(int argc, char **argv);
+int ptb_cmd_info(int argc, char **argv);
+int ptb_cmd_report(int argc, char **argv);
+int ptb_cmd_table(int argc, char **argv);
+int ptb_cmd_compare(int argc, char **argv);
+
+/* The whole command line as typed ("ptbench run -b yield"). */
+extern char ptb_typed_command[4096];
+
+#endif

@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Validation of a result document: every field a reader uses has its type
+ * checked, numbers their domain, so that `report`, `table`, `compare` and
+ * the typed model (record/model.c) can walk a document without further
+ * checks, and a foreign or broken file gets one line saying where it is
+ * wrong ("results[3]: missing field 'bench'").
+ */
+#include <config.h>
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ptbench.h"
+#include "record/runfile.h"
+#include "record/validate.h"
+#include "text/text.h"
+
+static const char *const run_statuses[] = { "complete", "interrupted", "running" };
+
+/* Where in the document a check is, for its message ("results[3]"). */
+struct check {
+	char *err;
+	size_t errlen;
+	char where[48];
+};
+
+__attribute__((format(printf, 2, 3)))
+static int bad(struct check *c, const char *fmt, ...)
+{
+	char msg[320];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	ptb_errf(c->err, c->errlen, "%s%s%s", c->where, *c->where ? ": " : "", msg);
+	return -1;
+}
+
+enum kind { K_STRING, K_NUMBER, K_OBJECT, K_ARRAY, K_SCALAR };
+
+static const char *const kind_name[] = {
+	[K_STRING] = "a string", [K_NUMBER] = "a number",
+	[K_OBJECT] = "an object", [K_ARRAY] = "an array",
+	[K_SCALAR] = "a number or a string",
+};
+
+static bool is_kind(const json_t *v, enum kind k)
+{
+	switch (k) {
+	case K_STRING: return json_is_string(v);
+	case K_NUMBER: return json_is_number(v);
+	case K_OBJECT: return json_is_object(v);
+	case K_ARRAY:  return json_is_array(v);
+	case K_SCALAR: return json_is_number(v) || json_is_string(v);
+	}
+	return false;
+}
+
+/*
+ * When a field must be there and not null: always, for every point with a
+ * value (ok, unstable), or only for those ptbench measured itself -- a
+ * figure transcribed from a publication (a record with a "source", like
+ * the paper's Table 1 in results/) has a mean but no samples to give.
+ */
+enum need { OPTIONAL, ALWAYS, MEASURED, SAMPLED };
+enum origin { NO_VALUE, PUBLISHED, SAMPLES };
+
+/* A field's presence and type; unless `need` requires it for this record,
+ * it may be absent or null. */
+static int field(struct check *c, const json_t *obj, const char *key, enum kind k,
+		 enum need need, enum origin origin)
+{
+	const json_t *v = json_object_get(obj, key);
+	bool required = need == ALWAYS || (need == MEASURED && origin != NO_VALUE) ||
+			(need == SAMPLED && origin == SAMPLES);
+	if (!v)
+		return required ? bad(c, "missing field '%s'", key) : 0;
+	if (json_is_null(v))
+		return required ? bad(c, "field '%s' is null", key) : 0;
+	return is_kind(v, k) ? 0 : bad(c, "field '%s' is not %s", key, kind_name[k]);
+}
+
+/* Every element of an array (or member of an object) of one kind. */
+static int members(struct check *c, const json_t *v, const char *name, enum kind k,
+		   bool nullable)
+{
+	const char *key;
+	json_t *e;
+	size_t i;
+	json_array_foreach(v, i, e)
+		if (!is_kind(e, k) && !(nullable && json_is_null(e)))
+			return bad(c, "%s[%zu] is not %s", name, i, kind_name[k]);
+	json_object_foreach((json_t *)v, key, e)
+		if (!is_kind(e, k) && !(nullable && json_is_null(e)))
+			return bad(c, "%s.%s is not %s", name, key, kind_name[k]);
+	return 0;
+}
+
+/* The fields of a measured point's record, in file order. */
+static const struct field_rule {
+	const char *key;
+	enum kind kind;
+	enum need need;
+} measured_fields[] = {
+	/* key          kind       need */
+	{ "per",        K_STRING,  OPTIONAL },
+	{ "iterations", K_NUMBER,  OPTIONAL },
+	{ "timings",    K_NUMBER,  OPTIONAL },
+	{ "stop",       K_STRING,  OPTIONAL },
+	{ "mean",       K_NUMBER,  MEASURED },
+	{ "sd",         K_NUMBER,  OPTIONAL },
+	{ "cv_pct",     K_NUMBER,  OPTIONAL },
+	{ "median",     K_NUMBER,  SAMPLED },
+	{ "ci95",       K_ARRAY,   OPTIONAL },
+	{ "min",        K_NUMBER,  OPTIONAL },
+	{ "max",        K_NUMBER,  OPTIONAL },
+	{ "outliers",   K_NUMBER,  OPTIONAL },
+	{ "binding",    K_OBJECT,  OPTIONAL },
+	{ "notes",      K_OBJECT,  OPTIONAL },
+	{ "samples",    K_ARRAY,   SAMPLED },
+}, logp_fields[] = {
+	/* key          kind       need */
+	{ "o_s",        K_NUMBER,  OPTIONAL },
+	{ "o_r",        K_NUMBER,  OPTIONAL },
+	{ "rtt",        K_NUMBER,  OPTIONAL },
+	{ "L",          K_NUMBER,  OPTIONAL },
+	{ "g",          K_NUMBER,  OPTIONAL },
+	{ "inputs",     K_OBJECT,  OPTIONAL },
+};
+
+static int fields(struct check *c, const json_t *rec, const struct field_rule *f, size_t n,
+		  enum origin origin)
+{
+	for (size_t i = 0; i < n; i++)
+		if (field(c, rec, f[i].key, f[i].kind, f[i].need, origin) < 0)
+			return -1;
+	return 0;
+}
+
+static int check_status(struct check *c, const char *status)
+{
+	for (enum ptb_status s = PTB_OK; s <= PTB_ERROR; s++)
+		if (!strcmp(status, ptb_status_name(s)))
+			return 0;
+	return bad(c, "status '%.40s' is not one of ok, unstable, na, timeout, crashed, error",
+		   status);
+}
+
+/* A per-iteration time is a duration: not negative, and under the 1e15 ns
+ * (11 days) that keeps every sum and difference the readers form finite. */
+#define PTB_SAMPLE_MAX_NS 1e15
+
+static int samples_in_range(struct check *c, const json_t *samples)
+{
+	const json_t *e;
+	size_t i;
+	json_array_foreach(samples, i, e) {
+		double v = json_number_value(e);
+		if (!(v >= 0 && v <= PTB_SAMPLE_MAX_NS))
+			return bad(c, "samples[%zu] = %g is not a duration in [0, %g] ns", i, v,
+				   PTB_SAMPLE_MAX_NS);
+	}
+	return 0;
+}
+
+static int check_measured(struct check *c, const json_t *rec, enum origin origin)
+{
+	const json_t *ci = json_object_get(rec, "ci95");
+	const json_t *bind = json_object_get(rec, "binding");
+	const json_t *unit = json_object_get(rec, "unit");
+	if (fields(c, rec, measured_fields, sizeof measured_fields / sizeof *measured_fields,
+		   origin) < 0)
+		return -1;
+	if (json_is_string(unit) && strcmp(json_string_value(unit), "ns"))
+		return bad(c, "unit '%.20s' is not ns", json_string_value(unit));
+	if (json_is_array(ci) && json_array_size(ci) != 2)
+		return bad(c, "field 'ci95' is not a pair");
+	if (members(c, ci, "ci95", K_NUMBER, true) < 0 ||
+	    members(c, json_object_get(rec, "samples"), "samples", K_NUMBER, false) < 0 ||
+	    samples_in_range(c, json_object_get(rec, "samples")) < 0 ||
+	    field(c, bind, "main", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
+	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
+	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0)
+		return -1;
+	return members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true);
+}
+
+static int check_record(struct check *c, const json_t *rec)
+{
+	if (!json_is_object(rec))
+		return bad(c, "not an object");
+	if (field(c, rec, "bench", K_STRING, ALWAYS, NO_VALUE) < 0 ||
+	    field(c, rec, "params", K_OBJECT, ALWAYS, NO_VALUE) < 0 ||
+	    members(c, json_object_get(rec, "params"), "params", K_STRING, false) < 0 ||
+	    field(c, rec, "status", K_STRING, ALWAYS, NO_VALUE) < 0 ||
+	    field(c, rec, "reason", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
+	    field(c, rec, "unit", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
+	    field(c, rec, "source", K_STRING, OPTIONAL, NO_VALUE) < 0)
+		return -1;
+	const char *bench = json_string_value(json_object_get(rec, "bench"));
+	const char *status = json_string_value(json_object_get(rec, "status"));
+	if (check_status(c, status) < 0)
+		return -1;
+	if (!strncmp(bench, "logp.", 5))
+		return fields(c, rec, logp_fields, sizeof logp_fields / sizeof *logp_fields, NO_VALUE) < 0
+			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
+	bool valued = !strcmp(status, "ok") || !strcmp(status, "unstable");
+	return check_measured(c, rec, !valued ? NO_VALUE
+				      : json_object_get(rec, "source") ? PUBLISHED : SAMPLES);
+}
+
+static int check_context(struct check *c, const json_t *ctx)
+{
+	snprintf(c->where, sizeof c->where, "context");
+	if (field(c, ctx, "host", K_STRING, ALWAYS, NO_VALUE) < 0 ||
+	    field(c, ctx, "cpu", K_OBJECT, ALWAYS, NO_VALUE) < 0)
+		return -1;
+	snprintf(c->where, sizeof c->where, "context.cpu");
+	return field(c, json_object_get(ctx, "cpu"), "brand", K_STRING, ALWAYS, NO_VALUE);
+}
+
+static int check_header(struct check *c, const json_t *run)
+{
+	const json_t *schema = json_object_get(run, "schema");
+	const char *status = json_string_value(json_object_get(run, "status"));
+	if (!json_is_object(run))
+		return bad(c, "not a %s result file (not a JSON object)", PTB_SCHEMA);
+	if (!schema)
+		return bad(c, "not a %s result file (no schema)", PTB_SCHEMA);
+	if (!json_is_string(schema) || strcmp(json_string_value(schema), PTB_SCHEMA))
+		return bad(c, "not a %s result file (schema %s)", PTB_SCHEMA,
+			   json_is_string(schema) ? json_string_value(schema) : "is not a string");
+	if (field(c, run, "status", K_STRING, ALWAYS, NO_VALUE) < 0 ||
+	    field(c, run, "version", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
+	    field(c, run, "context", K_OBJECT, ALWAYS, NO_VALUE) < 0 ||
+	    field(c, run, "results", K_ARRAY, ALWAYS, NO_VALUE) < 0)
+		return -1;
+	for (size_t i = 0; i < sizeof run_statuses / sizeof *run_statuses; i++)
+		if (!strcmp(status, run_statuses[i]))
+			return 0;
+	return bad(c, "status '%.40s' is not one of complete, interrupted, running", status);
+}
+
+int ptb_run_validate(const json_t *run, char *err, size_t errlen)
+{
+	struct check c = { err, errlen, "" };
+	const json_t *rec;
+	size_t i;
+	if (check_header(&c, run) < 0 || check_context(&c, json_object_get(run, "context")) < 0)
+		return -1;
+	json_array_foreach(json_object_get(run, "results"), i, rec) {
+		snprintf(c.where, sizeof c.where, "results[%zu]", i);
+		if (check_record(&c, rec) < 0)
+			return -1;
+	}
+	return 0;
+}
+

@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ptbench table`: result files side by side, one column per machine, laid
+ * out like Table 1 of de Supinski & May (1999), with a block saying what
+ * each machine was.
+ */
+#ifndef PTB_TOOLS_TABLE_H
+#define PTB_TOOLS_TABLE_H
+
+#include <stdio.h>
+
+#include "record/model.h"
+#include "report/grid.h"
+
+enum ptb_table_format { PTB_TABLE_MD, PTB_TABLE_CSV, PTB_TABLE_HTML, PTB_TABLE_FORMATS };
+/* The statistic a cell shows. */
+enum ptb_table_stat { PTB_STAT_MEAN, PTB_STAT_MEDIAN, PTB_STAT_MIN, PTB_STAT_COUNT };
+
+int ptb_table_format_from_name(const char *name);   /* -1 if unknown */
+int ptb_table_stat_from_name(const char *name);     /* -1 if unknown */
+
+/* Print the table of n runs (columns in this order).  0, or -1 when out of
+ * memory or the output could not be written. */
+int ptb_table_print(FILE *out, struct ptb_runfile *const *runs, int n,
+		    enum ptb_table_format f, enum ptb_table_stat stat);
+
+/* The machine block (tools/machines.c): a header row "Machine", names...,
+ * then one row per fact that some machine has.  names[i] is column i's. */
+int ptb_machines_grid(struct ptb_grid *g, struct ptb_runfile *const *runs, int n,
+		      char (*names)[192]);
+/* Column names: host and CPU, with the run's day, time or a number added
+ * where two columns would otherwise read alike. */
+void ptb_machines_names(struct ptb_runfile *const *runs, int n, char (*names)[192]);
+
+#endif
