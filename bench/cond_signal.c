@@ -63,4 +63,5 @@ const struct ptb_bench ptb_bench_cond_signal = {
 	.teardown = signal_teardown,
 	.rows = signal_rows,
 	.logp = { "cond", PTB_LOGP_OS, false, NULL },
+	.plausible_ns = { 0.1, 5e3 },   /* a call: 0.1 ns .. 5 us */
 };

@@ -225,6 +225,7 @@ const struct ptb_bench ptb_bench_create = {
 	.check = create_check,
 	.teardown = create_teardown,
 	.rows = create_rows,
+	.plausible_ns = { 1e3, 1e7 },   /* a thread: 1 us .. 10 ms */
 };
 
 const struct ptb_bench ptb_bench_create_join = {
@@ -237,4 +238,5 @@ const struct ptb_bench ptb_bench_create_join = {
 	.run = join_run,
 	.section = PTB_SECTION_EXTRA,
 	.rows = join_rows,
+	.plausible_ns = { 1e3, 1e7 },   /* a thread: 1 us .. 10 ms */
 };

@@ -73,7 +73,7 @@ static size_t plan(struct array *st, uint64_t n)
 	return st->done;
 }
 
-static void pad(struct array *st, uint64_t from, uint64_t n)
+static void pad_with_spare(struct array *st, uint64_t from, uint64_t n)
 {
 	for (uint64_t i = from; i < n; i++) {
 		pthread_mutex_lock(&st->pool.spare);
@@ -86,7 +86,7 @@ static void lock_run(struct ptb_point *p, uint64_t n)
 	struct array *st = p->state;
 	size_t k = plan(st, n);
 	circular(ptb_mutex_lock_span, st->pool.m, st->start, k, st->cycle);
-	pad(st, k, n);
+	pad_with_spare(st, k, n);
 }
 
 static void unlock_run(struct ptb_point *p, uint64_t n)
@@ -94,7 +94,7 @@ static void unlock_run(struct ptb_point *p, uint64_t n)
 	struct array *st = p->state;
 	size_t k = plan(st, n);
 	circular(ptb_mutex_unlock_span, st->pool.m, st->start, k, st->cycle);
-	pad(st, k, n);
+	pad_with_spare(st, k, n);
 }
 
 /* Untimed: undo the timing, move on, and make room for the next one. */
@@ -150,6 +150,7 @@ const struct ptb_bench ptb_bench_mutex_lock = {
 	.teardown = array_teardown,
 	.rows = lock_rows,
 	.logp = { "mutex", PTB_LOGP_OR, false, NULL },
+	.plausible_ns = { 0.5, 5e3 },   /* a call: 0.5 ns .. 5 us */
 };
 
 const struct ptb_bench ptb_bench_mutex_unlock = {
@@ -164,4 +165,5 @@ const struct ptb_bench ptb_bench_mutex_unlock = {
 	.teardown = array_teardown,
 	.rows = unlock_rows,
 	.logp = { "mutex", PTB_LOGP_OS, false, NULL },
+	.plausible_ns = { 0.5, 5e3 },   /* a call: 0.5 ns .. 5 us */
 };

@@ -172,6 +172,7 @@ const struct ptb_bench ptb_bench_mutex_pingpong = {
 	.target_s = 0.01,
 	.rows = pingpong_rows,
 	.logp = { "mutex", PTB_LOGP_RTT, true, "mutex" },
+	.plausible_ns = { 20, 1e8 },   /* a handover: 20 ns .. many slices on a loaded machine */
 };
 
 const struct ptb_bench ptb_bench_mutex_nocontention = {
@@ -184,4 +185,5 @@ const struct ptb_bench ptb_bench_mutex_nocontention = {
 	.run = pingpong_run,
 	.teardown = pingpong_teardown,
 	.rows = nocontention_rows,
+	.plausible_ns = { 0.5, 5e3 },   /* calls: 0.5 ns .. 5 us */
 };

@@ -136,4 +136,5 @@ const struct ptb_bench ptb_bench_timeslice = {
 	.teardown = slice_teardown,
 	.target_s = 0.1,
 	.rows = timeslice_rows,
+	.plausible_ns = { 1e5, 1e9 },   /* 100 us .. 1 s */
 };

@@ -123,7 +123,7 @@ struct ptb_logp_role {
 };
 
 struct ptb_bench {
-	const char *name;          /* "mutex.pingpong": family.variant */
+	const char *name;          /* "family.variant", lower case */
 	const char *summary;       /* one line for `ptbench list` */
 	const char *per;           /* what one reported unit is: "ping-pong" */
 	double ops_per_iter;       /* run(n) performs n * ops_per_iter units */
@@ -140,6 +140,10 @@ struct ptb_bench {
 	void (*check)(struct ptb_point *p, uint64_t n);
 	void (*teardown)(struct ptb_point *p);
 	double target_s;           /* minimum length of one timing; 0 = default */
+	/* Generous physical-plausibility bounds of one unit, in ns, for the
+	 * smoke test: they catch a broken benchmark (a lock that takes 0 ns or
+	 * a second), never a slow machine. */
+	double plausible_ns[2];
 	bool hidden;               /* test-only: not listed, not in the default suite */
 
 	/* How readers show the results. */

@@ -3,19 +3,19 @@
  * that exercise the watchdog.  They never reach the installed ptbench. */
 #include "ptbench.h"
 
-#define PTB_BENCH(sym) extern const struct ptb_bench ptb_bench_##sym;
+#define PTB_BENCH(file, sym) extern const struct ptb_bench ptb_bench_##sym;
 #include "bench/list.h"
-PTB_BENCH(test_hang)
-PTB_BENCH(test_crash)
-PTB_BENCH(test_slow)
+PTB_BENCH(bench-faulty, test_hang)
+PTB_BENCH(bench-faulty, test_crash)
+PTB_BENCH(bench-faulty, test_slow)
 #undef PTB_BENCH
 
-#define PTB_BENCH(sym) &ptb_bench_##sym,
+#define PTB_BENCH(file, sym) &ptb_bench_##sym,
 const struct ptb_bench *const ptb_registry[] = {
 #include "bench/list.h"
-	PTB_BENCH(test_hang)
-	PTB_BENCH(test_crash)
-	PTB_BENCH(test_slow)
+	PTB_BENCH(bench-faulty, test_hang)
+	PTB_BENCH(bench-faulty, test_crash)
+	PTB_BENCH(bench-faulty, test_slow)
 };
 #undef PTB_BENCH
 

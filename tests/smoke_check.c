@@ -2,8 +2,8 @@
 /*
  * The judge of the smoke test (tests/smoke.sh): reads result files, one per
  * benchmark, named after it (create.join.json), and prints TAP.  Every
- * record must be ok or unstable with a mean inside the benchmark's
- * physical-plausibility bounds below, or na with a reason; the threads of
+ * record must be ok or unstable with a mean inside the physical-plausibility
+ * bounds its descriptor declares (plausible_ns), or na with a reason; the threads of
  * a point asked to share a PU (same_pu, and yield and timeslice, which
  * always do) must read back as that one PU, and cross_core points as the
  * two PUs the topology offers; LogP records must satisfy their formula.
@@ -16,26 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ptbench.h"
 #include "tap.h"
-#include "platform/topology.h"
-
-/* bench                 lo (ns)  hi (ns)   why the bounds */
-static const struct { const char *bench; double lo, hi; } bounds[] = {
-	{ "create",              1e3,     1e7 },  /* a thread: 1 us .. 10 ms */
-	{ "create.join",         1e3,     1e7 },
-	{ "yield",               20,      1e7 },  /* a syscall and a switch: 20 ns .. a 10 ms slice of a stranger */
-	{ "timeslice",           1e5,     1e9 },  /* 100 us .. 1 s */
-	{ "cond.pingpong",       50,      1e8 },  /* two wakeups: 50 ns .. many slices on a loaded machine */
-	{ "cond.signal",         0.1,     5e3 },  /* a call: 0.1 ns .. 5 us */
-	{ "cond.wait",           10,      1e8 },
-	{ "mutex.pingpong",      20,      1e8 },
-	{ "mutex.nocontention",  0.5,     5e3 },
-	{ "mutex.lockunlock",    1,       5e3 },
-	{ "mutex.lock",          0.5,     5e3 },
-	{ "mutex.unlock",        0.5,     5e3 },
-	{ "mutex.gap",           0.5,     1e8 },  /* a message may wait a slice when both PUs are busy */
-	{ "cond.gap",            1,       1e8 },
-};
 
 static struct ptb_topology *topo;
 
@@ -44,12 +26,11 @@ static const char *str(const json_t *o, const char *key)
 	return json_string_value(json_object_get(o, key));
 }
 
-static int find_bounds(const char *bench)
+/* The benchmark's own bounds (struct ptb_bench.plausible_ns), or NULL. */
+static const double *find_bounds(const char *bench)
 {
-	for (size_t i = 0; i < sizeof bounds / sizeof bounds[0]; i++)
-		if (!strcmp(bounds[i].bench, bench))
-			return (int)i;
-	return -1;
+	const struct ptb_bench *b = ptb_bench_find(bench);
+	return b && b->plausible_ns[1] > 0 ? b->plausible_ns : NULL;
 }
 
 static void check_logp(const json_t *r, const char *what)
@@ -132,14 +113,14 @@ static void check_record(const json_t *r)
 		check_logp(r, what);
 		return;
 	}
-	int k = find_bounds(bench);
+	const double *k = find_bounds(bench);
 	double mean = json_number_value(json_object_get(r, "mean"));
-	if (k < 0) {
-		tap_ok(0, "%s: no plausibility bounds for this benchmark in smoke_check.c", what);
+	if (!k) {
+		tap_ok(0, "%s: no plausibility bounds (plausible_ns) in its descriptor", what);
 		return;
 	}
-	tap_ok(mean >= bounds[k].lo && mean <= bounds[k].hi, "%s: %s, mean %.4g ns in [%g, %g]",
-	       what, status, mean, bounds[k].lo, bounds[k].hi);
+	tap_ok(mean >= k[0] && mean <= k[1], "%s: %s, mean %.4g ns in [%g, %g]",
+	       what, status, mean, k[0], k[1]);
 	check_binding(r, what);
 }
 

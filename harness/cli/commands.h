@@ -15,7 +15,7 @@ int ptb_cmd_report(int argc, char **argv);
 int ptb_cmd_table(int argc, char **argv);
 int ptb_cmd_compare(int argc, char **argv);
 
-/* The whole command line as typed ("ptbench run -b yield"). */
+/* The whole command line as typed ("ptbench run --quick"). */
 extern char ptb_typed_command[4096];
 
 #endif

@@ -36,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine/assign.h"
 #include "engine/sweep.h"
 #include "text/text.h"
 
@@ -67,93 +68,6 @@ struct ptb_sweep {
 	char **pool;                   /* midpoint strings, kept until free */
 	int npool, pool_cap;
 };
-
-/* ---- parsing ------------------------------------------------------------ */
-
-/* A whole base-10 integer: no blanks, no trailing text, no overflow. */
-static bool parse_long(const char *s, size_t len, long *out)
-{
-	char buf[32], *end;
-	if (len == 0 || len >= sizeof buf)
-		return false;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (!(buf[0] >= '0' && buf[0] <= '9') && buf[0] != '-' && buf[0] != '+')
-		return false;
-	errno = 0;
-	*out = strtol(buf, &end, 10);
-	return errno == 0 && *end == '\0';
-}
-
-static bool in_domain(const char *domain, const char *v, size_t len)
-{
-	for (const char *d = domain; *d;) {
-		size_t n = strcspn(d, ",");
-		if (n == len && strncmp(d, v, len) == 0)
-			return true;
-		d += n + (d[n] == ',');
-	}
-	return false;
-}
-
-static bool is_range(const struct ptb_param *par, const char *list)
-{
-	return !par->domain && strstr(list, "..") && !strchr(list, ',');
-}
-
-/* "VAR=LIST": the name's length and the list, or -1 when malformed. */
-static int split_assign(const char *a, const char **list)
-{
-	const char *eq = strchr(a, '=');
-	if (!eq || eq == a)
-		return -1;
-	*list = eq + 1;
-	return (int)(eq - a);
-}
-
-static void malformed(const char *a, char *err, size_t errlen)
-{
-	ptb_errf(err, errlen, "-p '%s': expected VAR=V1,V2,... or VAR=LO..HI", a);
-}
-
-/* One value of a list: 0, with the canonical text in canon (if given). */
-static int check_item(const struct ptb_bench *b, const struct ptb_param *par,
-		      const char *v, size_t len, char *canon, size_t canonlen,
-		      char *err, size_t errlen)
-{
-	long x;
-	if (par->domain) {
-		if (!in_domain(par->domain, v, len)) {
-			ptb_errf(err, errlen, "%s: %s: '%.*s' is not one of %s", b->name,
-			     par->name, (int)len, v, par->domain);
-			return -1;
-		}
-		if (canon)
-			snprintf(canon, canonlen, "%.*s", (int)len, v);
-		return 0;
-	}
-	if (!parse_long(v, len, &x) || x < par->min || x > par->max) {
-		ptb_errf(err, errlen, "%s: %s: '%.*s' is not an integer in [%ld, %ld]", b->name,
-		     par->name, (int)len, v, par->min, par->max);
-		return -1;
-	}
-	if (canon)
-		snprintf(canon, canonlen, "%ld", x);
-	return 0;
-}
-
-static int parse_range(const struct ptb_bench *b, const struct ptb_param *par,
-		       const char *list, long *lo, long *hi, char *err, size_t errlen)
-{
-	const char *dots = strstr(list, "..");
-	if (!parse_long(list, dots - list, lo) || !parse_long(dots + 2, strlen(dots + 2), hi) ||
-	    *lo > *hi || *lo < par->min || *hi > par->max) {
-		ptb_errf(err, errlen, "%s: %s: '%s' is not a range LO..HI of integers in [%ld, %ld] "
-		     "with LO <= HI", b->name, par->name, list, par->min, par->max);
-		return -1;
-	}
-	return 0;
-}
 
 /* ---- building the variables --------------------------------------------- */
 
@@ -197,9 +111,9 @@ static int fill_var(const struct ptb_bench *b, struct var *v, const char *list,
 {
 	char canon[64];
 	long lo, hi;
-	v->range = is_range(v->par, list);
+	v->range = ptb_assign_is_range(v->par, list);
 	if (v->range) {
-		if (parse_range(b, v->par, list, &lo, &hi, err, errlen) < 0)
+		if (ptb_range_parse(b, v->par, list, &lo, &hi, err, errlen) < 0)
 			return -1;
 		if (coarse_sweep(v, lo, hi) < 0)
 			goto oom;
@@ -207,7 +121,7 @@ static int fill_var(const struct ptb_bench *b, struct var *v, const char *list,
 	}
 	for (const char *s = list;;) {
 		size_t n = strcspn(s, ",");
-		if (check_item(b, v->par, s, n, canon, sizeof canon, err, errlen) < 0)
+		if (ptb_value_check(b, v->par, s, n, canon, sizeof canon, err, errlen) < 0)
 			return -1;
 		if (add_value(v, canon) < 0)
 			goto oom;
@@ -227,7 +141,7 @@ static const char *list_for(const struct ptb_param *par, const char *const *assi
 	const char *found = par->defaults ? par->defaults : "";
 	for (int i = 0; i < nassign; i++) {
 		const char *list;
-		int len = split_assign(assign[i], &list);
+		int len = ptb_assign_split(assign[i], &list);
 		if (len > 0 && (size_t)len == strlen(par->name) &&
 		    strncmp(assign[i], par->name, len) == 0)
 			found = list;
@@ -235,23 +149,11 @@ static const char *list_for(const struct ptb_param *par, const char *const *assi
 	return found;
 }
 
-static int check_assign_syntax(const char *const *assign, int nassign, char *err,
-			       size_t errlen)
-{
-	const char *list;
-	for (int i = 0; i < nassign; i++)
-		if (split_assign(assign[i], &list) < 0) {
-			malformed(assign[i], err, errlen);
-			return -1;
-		}
-	return 0;
-}
-
 struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *assign,
 				int nassign, int max_points, char *err, size_t errlen)
 {
 	struct ptb_sweep *s;
-	if (check_assign_syntax(assign, nassign, err, errlen) < 0)
+	if (ptb_assign_syntax(assign, nassign, err, errlen) < 0)
 		return NULL;
 	if (!(s = calloc(1, sizeof *s))) {
 		ptb_errf(err, errlen, "out of memory");
@@ -469,118 +371,3 @@ void ptb_sweep_free(struct ptb_sweep *s)
 	free(s);
 }
 
-/* ---- checking a run's assignments --------------------------------------- */
-
-static const struct ptb_param *find_param(const struct ptb_bench *b, const char *name,
-					  size_t len)
-{
-	for (int i = 0; b->params && b->params[i].name; i++)
-		if (strlen(b->params[i].name) == len && strncmp(b->params[i].name, name, len) == 0)
-			return &b->params[i];
-	return NULL;
-}
-
-/* Some benchmark having the variable accepts this item; else err is the
- * first such benchmark's complaint. */
-static int item_accepted(const struct ptb_bench *const *benches, int n, const char *name,
-			 size_t namelen, const char *list, const char *item, size_t len,
-			 char *err, size_t errlen)
-{
-	bool complained = false;
-	char scratch[256];
-	for (int i = 0; i < n; i++) {
-		const struct ptb_param *par = find_param(benches[i], name, namelen);
-		long lo, hi;
-		if (!par)
-			continue;
-		char *e = complained ? scratch : err;
-		size_t elen = complained ? sizeof scratch : errlen;
-		int rc = is_range(par, list)
-			? parse_range(benches[i], par, list, &lo, &hi, e, elen)
-			: check_item(benches[i], par, item, len, NULL, 0, e, elen);
-		if (rc == 0)
-			return 0;
-		complained = true;
-	}
-	return -1;
-}
-
-int ptb_assign_check(const struct ptb_bench *const *benches, int n,
-		     const char *const *assign, int nassign, char *err, size_t errlen)
-{
-	if (check_assign_syntax(assign, nassign, err, errlen) < 0)
-		return -1;
-	for (int a = 0; a < nassign; a++) {
-		const char *list = NULL;
-		int namelen = split_assign(assign[a], &list);
-		bool known = false;
-		for (int i = 0; i < n && !known; i++)
-			known = find_param(benches[i], assign[a], namelen) != NULL;
-		if (!known) {
-			ptb_errf(err, errlen, "no selected benchmark has a variable '%.*s'",
-			     namelen, assign[a]);
-			return -1;
-		}
-		for (const char *s = list;;) {
-			size_t len = strcspn(s, ",");
-			if (item_accepted(benches, n, assign[a], namelen, list, s, len,
-					  err, errlen) < 0)
-				return -1;
-			if (!s[len])
-				break;
-			s += len + 1;
-		}
-	}
-	return 0;
-}
-
-/*
- * A benchmark's own view of the run's assignments: the ones naming its
- * variables, each enumerated list cut down to the values of its domain
- * (another selected benchmark may accept the others).  Numeric lists are
- * kept whole: their range is checked by ptb_sweep_new.
- */
-struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *const *assign,
-					 int nassign, char *why, size_t whylen)
-{
-	struct ptb_assign_set *set = calloc(1, sizeof *set + nassign * sizeof set->assign[0]);
-	if (!set) {
-		ptb_errf(why, whylen, "out of memory");
-		return NULL;
-	}
-	for (int i = 0; i < nassign; i++) {
-		const char *list;
-		int namelen = split_assign(assign[i], &list);
-		const struct ptb_param *par = namelen > 0 ? find_param(b, assign[i], namelen) : NULL;
-		if (!par)
-			continue;
-		char *out = malloc(strlen(assign[i]) + 1), *end = out;
-		if (!out) {
-			ptb_errf(why, whylen, "out of memory");
-			ptb_assign_free(set);
-			return NULL;
-		}
-		set->assign[set->n++] = out;
-		end += sprintf(out, "%.*s=", namelen, assign[i]);
-		char *first = end;
-		for (const char *v = list; *v;) {
-			size_t n = strcspn(v, ",");
-			if (!par->domain || in_domain(par->domain, v, n))
-				end += sprintf(end, "%s%.*s", end == first ? "" : ",", (int)n, v);
-			v += n + (v[n] == ',');
-		}
-		if (end == first) {
-			ptb_errf(why, whylen, "%s: it takes none of %s", b->name, assign[i]);
-			ptb_assign_free(set);
-			return NULL;
-		}
-	}
-	return set;
-}
-
-void ptb_assign_free(struct ptb_assign_set *set)
-{
-	for (int i = 0; set && i < set->n; i++)
-		free(set->assign[i]);
-	free(set);
-}

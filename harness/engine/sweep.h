@@ -6,8 +6,8 @@
  * (powers of two) and then refined SKaMPI-style: midpoints are added where
  * linear interpolation between neighbours errs most, up to a point budget.
  */
-#ifndef PTB_SWEEP_H
-#define PTB_SWEEP_H
+#ifndef PTB_ENGINE_SWEEP_H
+#define PTB_ENGINE_SWEEP_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -27,22 +27,5 @@ bool ptb_sweep_next(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS]);
  * point that failed is fed NAN. */
 void ptb_sweep_feed(struct ptb_sweep *s, double mean);
 void ptb_sweep_free(struct ptb_sweep *s);
-
-/* Validate assignments against a whole registry before anything runs: a
- * variable no selected benchmark has, or a value no benchmark accepts, is
- * an error.  0, or -1 with err = one line. */
-int ptb_assign_check(const struct ptb_bench *const *benches, int n,
-		     const char *const *assign, int nassign, char *err, size_t errlen);
-
-/* The assignments that concern one benchmark, enumerated values outside
- * its domain dropped; NULL with why = one line when a variable it has
- * keeps no value (the benchmark is then skipped), or out of memory. */
-struct ptb_assign_set {
-	int n;
-	char *assign[];
-};
-struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *const *assign,
-					 int nassign, char *why, size_t whylen);
-void ptb_assign_free(struct ptb_assign_set *set);
 
 #endif

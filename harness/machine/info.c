@@ -17,9 +17,9 @@
 
 #define LABEL_WIDTH 16
 
-static void row(FILE *out, const char *label, const char *fmt, ...)
+static void info_line(FILE *out, const char *label, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-static void row(FILE *out, const char *label, const char *fmt, ...)
+static void info_line(FILE *out, const char *label, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -38,19 +38,19 @@ static const char *or_unknown(const char *s)
 static void print_cpu(FILE *out, const struct ptb_cpuinfo *ci)
 {
 	fprintf(out, "CPU\n");
-	row(out, "brand", "%s", or_unknown(ci->brand));
-	row(out, "vendor", "%s", or_unknown(ci->vendor));
-	row(out, "family/model", "%d / %d, stepping %d", ci->family, ci->model, ci->stepping);
-	row(out, "hypervisor", "%s", ci->hypervisor[0] ? ci->hypervisor : "none");
-	row(out, "identified by", "%s%s%s", ci->source, ci->note[0] ? " -- " : "", ci->note);
+	info_line(out, "brand", "%s", or_unknown(ci->brand));
+	info_line(out, "vendor", "%s", or_unknown(ci->vendor));
+	info_line(out, "family/model", "%d / %d, stepping %d", ci->family, ci->model, ci->stepping);
+	info_line(out, "hypervisor", "%s", ci->hypervisor[0] ? ci->hypervisor : "none");
+	info_line(out, "identified by", "%s%s%s", ci->source, ci->note[0] ? " -- " : "", ci->note);
 	fprintf(out, "Caches\n");
 	if (ci->ncaches == 0)
-		row(out, "", "none reported");
+		info_line(out, "", "none reported");
 	for (int i = 0; i < ci->ncaches; i++) {
 		const struct ptb_cache *c = &ci->caches[i];
 		char label[32];
 		snprintf(label, sizeof label, "L%d %s", c->level, c->type);
-		row(out, label, "%d KiB, %d B lines, %d-way", c->kib, c->line, c->ways);
+		info_line(out, label, "%d KiB, %d B lines, %d-way", c->kib, c->line, c->ways);
 	}
 }
 
@@ -59,17 +59,17 @@ static void print_topology(FILE *out, const struct ptb_system *sys)
 	const struct ptb_topo_counts *n = &sys->counts;
 
 	fprintf(out, "Topology (hwloc %s)\n", n->hwloc);
-	row(out, "usable", "%d package%s, %d NUMA node%s, %d core%s, %d of %d PUs (%s)",
+	info_line(out, "usable", "%d package%s, %d NUMA node%s, %d core%s, %d of %d PUs (%s)",
 	    n->packages, n->packages == 1 ? "" : "s", n->numa_nodes, n->numa_nodes == 1 ? "" : "s",
 	    n->cores, n->cores == 1 ? "" : "s", n->pus, n->machine_pus, n->allowed);
 	for (int p = 0; p < PTB_PLACEMENT_COUNT; p++) {
 		const struct ptb_pair *pr = &sys->pairs[p];
 		if (!pr->possible)
-			row(out, ptb_placement_name(p), "na: %s", pr->reason);
+			info_line(out, ptb_placement_name(p), "na: %s", pr->reason);
 		else if (pr->pu[0] < 0)
-			row(out, ptb_placement_name(p), "not bound: the scheduler decides");
+			info_line(out, ptb_placement_name(p), "not bound: the scheduler decides");
 		else
-			row(out, ptb_placement_name(p), "PUs %d and %d", pr->pu[0], pr->pu[1]);
+			info_line(out, ptb_placement_name(p), "PUs %d and %d", pr->pu[0], pr->pu[1]);
 	}
 }
 
@@ -80,13 +80,13 @@ static void print_clock(FILE *out, const struct ptb_clock *c)
 	if (strcmp(c->source, "tsc") == 0)
 		ptb_tsc_invariant(why, sizeof why);
 	fprintf(out, "Clock\n");
-	row(out, "source", "%s at %.3f MHz", c->source, c->hz / 1e6);
-	row(out, "invariant", "%s%s%s%s", c->invariant ? "yes" : "no",
+	info_line(out, "source", "%s at %.3f MHz", c->source, c->hz / 1e6);
+	info_line(out, "invariant", "%s%s%s%s", c->invariant ? "yes" : "no",
 	    why[0] ? " (" : "", why, why[0] ? ")" : "");
-	row(out, "read overhead", "%.2f ns", c->overhead_ns);
-	row(out, "resolution", "%.2f ns", c->resolution_ns);
+	info_line(out, "read overhead", "%.2f ns", c->overhead_ns);
+	info_line(out, "resolution", "%.2f ns", c->resolution_ns);
 	if (c->refused[0])
-		row(out, "refused", "%s", c->refused);
+		info_line(out, "refused", "%s", c->refused);
 }
 
 static void print_os(FILE *out, const struct ptb_sysinfo *si)
@@ -94,21 +94,21 @@ static void print_os(FILE *out, const struct ptb_sysinfo *si)
 	static const char *const smt[] = { "off", "on" };
 
 	fprintf(out, "OS\n");
-	row(out, "host", "%s", or_unknown(si->host));
-	row(out, "kernel", "%s (%s)", or_unknown(si->kernel), or_unknown(si->machine));
-	row(out, "libc", "%s, %s", or_unknown(si->libc), or_unknown(si->pthreads));
-	row(out, "compiler", "%s", si->compiler);
-	row(out, "online CPUs", "%d", si->online_cpus);
-	row(out, "SMT", "%s", si->smt < 0 ? "unknown" : smt[si->smt != 0]);
-	row(out, "governor", "%s", si->governor[0] ? si->governor : "none (no cpufreq)");
-	row(out, "load average", "%.2f %.2f %.2f", si->loadavg[0], si->loadavg[1], si->loadavg[2]);
-	row(out, "hypervisor", "%s", si->hypervisor[0] ? si->hypervisor : "none seen");
+	info_line(out, "host", "%s", or_unknown(si->host));
+	info_line(out, "kernel", "%s (%s)", or_unknown(si->kernel), or_unknown(si->machine));
+	info_line(out, "libc", "%s, %s", or_unknown(si->libc), or_unknown(si->pthreads));
+	info_line(out, "compiler", "%s", si->compiler);
+	info_line(out, "online CPUs", "%d", si->online_cpus);
+	info_line(out, "SMT", "%s", si->smt < 0 ? "unknown" : smt[si->smt != 0]);
+	info_line(out, "governor", "%s", si->governor[0] ? si->governor : "none (no cpufreq)");
+	info_line(out, "load average", "%.2f %.2f %.2f", si->loadavg[0], si->loadavg[1], si->loadavg[2]);
+	info_line(out, "hypervisor", "%s", si->hypervisor[0] ? si->hypervisor : "none seen");
 	fprintf(out, "Scheduler\n");
-	row(out, "name", "%s", or_unknown(si->scheduler));
+	info_line(out, "name", "%s", or_unknown(si->scheduler));
 	if (si->base_slice_ns >= 0)
-		row(out, "base slice", "%ld ns", si->base_slice_ns);
+		info_line(out, "base slice", "%ld ns", si->base_slice_ns);
 	else
-		row(out, "base slice", "unknown (not readable here)");
+		info_line(out, "base slice", "unknown (not readable here)");
 }
 
 static void print_warnings(FILE *out, const struct ptb_system *sys)

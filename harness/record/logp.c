@@ -5,43 +5,17 @@
  * (Culler et al.) to Pthreads communication: a message costs the sender
  * o_s, spends L in transit and costs the receiver o_r, so a round trip is
  * RTT = 2 (o_s + L + o_r); g is the minimum interval between successive
- * messages.  Definitions, per mechanism:
- *
- *   mutex: a message is a mutex one thread unlocks and the other locks.
- *     o_s  mutex.unlock (the uncontended unlock, per call)
- *     o_r  mutex.lock   (the uncontended lock, per call)
- *     rtt  mutex.pingpong at the placement: its figure is the pair time
- *          / 4, and a pair of actions holds four round trips, so the
- *          figure is one round trip
- *     g    mutex.gap at the placement: time per message of a long burst
- *          of handovers, first send to last delivery (Culler et al.)
- *   cond: a message is a signal another thread waits for.
- *     o_s  cond.signal (a signal nobody waits on: the call's own cost,
- *          the paper's send overhead)
- *     o_r  cond.wait at the placement (the paper's receive overhead: a
- *          wait for a signal another PU sends continually; it exists only
- *          for placements with two PUs, so unbound and same_pu are na)
- *     rtt  cond.pingpong at the placement, signal=locked where present
- *          (one figure is one round trip: main -> client -> main)
- *     g    cond.gap at the placement: time per message of a long burst
- *          of counter-and-signal messages
- *   g is the interval between complete messages in a burst, so it holds
- *   at least one send and one receive (the mutex burst locks the next
- *   ring mutex and unlocks the current one; the condition burst takes the
- *   mutex, bumps a counter and signals a waiting thread): compare it with
- *   o_s + o_r, not with o_s alone as the paper's remark that the gap does
- *   not exceed the send overhead might suggest.
- *   L = rtt / 2 - o_s - o_r for both.  Where the round trip puts a thread
- *   to sleep and wakes it (a contended mutex, a condition wait that finds
- *   no signal), L absorbs that wake-up, which the overheads measured alone
- *   do not contain; and L may come out negative when those overheads
- *   exceed half the round trip.  It is reported as computed, with the
- *   inputs it came from.
+ * messages.  L = rtt / 2 - o_s - o_r.  Where the round trip puts a thread
+ * to sleep and wakes it, L absorbs that wake-up, which the overheads
+ * measured alone do not contain; and L may come out negative when those
+ * overheads exceed half the round trip.  It is reported as computed, with
+ * the inputs it came from.  docs/design.md says which benchmark gives
+ * which parameter of each mechanism, and why g is compared with o_s + o_r.
  *
  * The inputs are whatever benchmarks say, in their descriptors, that their
  * figure is a LogP parameter of a mechanism (struct ptb_logp_role in
  * harness/ptbench.h); this file names no benchmark.  Of several records of
- * one input (a sweep over `mutexes`) the one whose other variables have
+ * one input (a sweep over a variable) the one whose other variables have
  * their default values is taken, else the first.  An input counts when it
  * has a value.  Each parameter is given (null otherwise) when its inputs
  * count; the record is na when L cannot be derived, unstable when an input
@@ -59,6 +33,15 @@
 #include "text/text.h"
 
 #define LOGP_PREFIX "logp."
+
+const struct ptb_logp_field ptb_logp_fields[PTB_LOGP_NFIELDS] = {
+	/* key    head    label */
+	{ "o_s",  "o_s",  "o_s, send overhead" },
+	{ "o_r",  "o_r",  "o_r, receive overhead" },
+	{ "rtt",  "RTT",  "RTT, round trip" },
+	{ "L",    "L",    "L, latency" },
+	{ "g",    "g",    "g, gap" },
+};
 
 /* The parameters of a record, in the order of its fields. */
 static const struct {

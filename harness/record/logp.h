@@ -14,6 +14,15 @@
 #include "ptbench.h"
 #include "record/model.h"
 
+/* The parameters of a LogP record, in the order every table shows them. */
+struct ptb_logp_field {
+	const char *key;        /* the record's field: "o_s" */
+	const char *head;       /* a column's heading: "o_s" */
+	const char *label;      /* a row's label: "o_s, send overhead" */
+};
+#define PTB_LOGP_NFIELDS 5
+extern const struct ptb_logp_field ptb_logp_fields[PTB_LOGP_NFIELDS];
+
 /* New records ("logp.<mechanism>") derived from the run; an empty array
  * when the inputs are absent. */
 json_t *ptb_logp_derive(const struct ptb_runfile *run);

@@ -47,21 +47,6 @@ static const struct column {
 	{ "g_ns",             "g",          NULL,      -1 },
 };
 
-/* Arrays of strings (the clients' bindings) join with ';' like params. */
-static void join_strings(char *buf, size_t len, const json_t *a)
-{
-	size_t i, used = 0;
-	json_t *s;
-	buf[0] = 0;
-	json_array_foreach(a, i, s) {
-		int n = snprintf(buf + used, len - used, "%s%s", i ? ";" : "",
-				 json_is_string(s) ? json_string_value(s) : "");
-		if (n < 0 || (size_t)n >= len - used)
-			return;
-		used += (size_t)n;
-	}
-}
-
 static void cell(char *buf, size_t len, const json_t *rec, const struct column *c)
 {
 	const json_t *v = json_object_get(rec, c->field);
@@ -74,7 +59,7 @@ static void cell(char *buf, size_t len, const json_t *rec, const struct column *
 	else if (json_is_object(v))
 		ptb_fmt_params(buf, len, v, ";");
 	else if (json_is_array(v))
-		join_strings(buf, len, v);
+		ptb_fmt_join(buf, len, v, ";");   /* the clients' bindings, like params */
 	else
 		ptb_fmt_jnum(buf, len, v);
 }

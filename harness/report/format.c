@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "report/format.h"
+#include "text/text.h"
 
 void ptb_fmt_us(char *buf, size_t len, double ns)
 {
@@ -62,6 +63,16 @@ void ptb_fmt_params(char *buf, size_t len, const json_t *params, const char *sep
 			return;
 		used += (size_t)n;
 	}
+}
+
+void ptb_fmt_join(char *buf, size_t len, const json_t *array, const char *sep)
+{
+	const json_t *v;
+	size_t i;
+	buf[0] = 0;
+	json_array_foreach(array, i, v)
+		if (json_is_string(v))
+			ptb_appendf(buf, len, "%s%s", buf[0] ? sep : "", json_string_value(v));
 }
 
 void ptb_csv_field(FILE *out, const char *s)

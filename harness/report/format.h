@@ -23,6 +23,9 @@ void ptb_fmt_jnum(char *buf, size_t len, const json_t *v);
 /* "k=v" pairs of a params object joined by sep ("placement=cross_core"). */
 void ptb_fmt_params(char *buf, size_t len, const json_t *params, const char *sep);
 
+/* The strings of an array joined by sep (other elements are skipped). */
+void ptb_fmt_join(char *buf, size_t len, const json_t *array, const char *sep);
+
 /* One CSV field, quoted when it holds a comma, a quote or a line break. */
 void ptb_csv_field(FILE *out, const char *s);
 /* Text with &, <, > and " escaped for HTML. */

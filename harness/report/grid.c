@@ -89,7 +89,7 @@ static int last_cell(const struct ptb_grid *g, int r)
 	return c < 0 ? 0 : c;
 }
 
-static void cell_text(const struct ptb_grid *g, int r, int c, char *buf, size_t len)
+static void printed_cell(const struct ptb_grid *g, int r, int c, char *buf, size_t len)
 {
 	snprintf(buf, len, "%s", shown(g, r, c));
 	if (g->tail[r] && c == last_cell(g, r))
@@ -158,12 +158,12 @@ static void print_md(FILE *out, const struct ptb_grid *g, int *w)
 	char buf[1024];
 	for (int r = 0; r < g->nrows; r++)
 		for (int c = 0; c < g->ncols; c++) {
-			cell_text(g, r, c, buf, sizeof buf);
+			printed_cell(g, r, c, buf, sizeof buf);
 			w[c] = max(w[c], ptb_text_width(buf));
 		}
 	for (int r = 0; r < g->nrows; r++) {
 		for (int c = 0; c < g->ncols; c++) {
-			cell_text(g, r, c, buf, sizeof buf);
+			printed_cell(g, r, c, buf, sizeof buf);
 			fputs("| ", out);
 			if (c < g->left)
 				pad(out, buf, w[c]);
@@ -213,7 +213,7 @@ static void print_html(FILE *out, const struct ptb_grid *g)
 		const char *tag = r == 0 ? "th" : "td";
 		fputs(r == 0 ? "<thead><tr>" : "<tr>", out);
 		for (int c = 0; c < g->ncols; c++) {
-			cell_text(g, r, c, buf, sizeof buf);
+			printed_cell(g, r, c, buf, sizeof buf);
 			fprintf(out, "<%s%s>", tag, c < g->left ? "" : " style=\"text-align:right\"");
 			ptb_html_text(out, buf);
 			fprintf(out, "</%s>", tag);

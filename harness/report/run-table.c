@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/logp.h"
 #include "record/model.h"
 #include "report/format.h"
 #include "report/grid.h"
@@ -29,21 +30,9 @@ struct line {
 	struct ptb_row row;
 };
 
-/* The derived LogP parameters, in the order of their section's columns. */
-static const struct {
-	const char *head;
-	const char *field;
-} logp_columns[] = {
-	/* head    field */
-	{ "o_s",   "o_s" },
-	{ "o_r",   "o_r" },
-	{ "RTT",   "rtt" },
-	{ "L",     "L" },
-	{ "g",     "g" },
-};
-#define NLOGP (int)(sizeof logp_columns / sizeof logp_columns[0])
+#define NLOGP PTB_LOGP_NFIELDS
 
-static void mark(char *marks, size_t len, struct ptb_footnotes *fn, const char *text)
+static void add_mark(char *marks, size_t len, struct ptb_footnotes *fn, const char *text)
 {
 	int n = ptb_footnote(fn, text);
 	if (n > 0)
@@ -130,10 +119,10 @@ static void point_marks(const struct ptb_record *r, struct ptb_footnotes *fn, ch
 	snprintf(marks, len, "%s", r->status == PTB_UNSTABLE ? "*" : "");
 	status_note(note, sizeof note, r);
 	if (*note)
-		mark(marks, len, fn, note);
+		add_mark(marks, len, fn, note);
 	if (json_object_size(notes) > 0) {
 		notes_text(note, sizeof note, notes);
-		mark(marks, len, fn, note);
+		add_mark(marks, len, fn, note);
 	}
 }
 
@@ -143,7 +132,7 @@ static void text_cells(struct ptb_grid *g, int y, const struct line *l, struct p
 	char name[256] = "";
 	snprintf(name, sizeof name, "%s", l->row.label);
 	if (l->row.footnote)
-		mark(name, sizeof name, fn, l->row.footnote);
+		add_mark(name, sizeof name, fn, l->row.footnote);
 	if (*l->row.group) {
 		ptb_grid_set(g, y, 0, l->row.group);
 		ptb_grid_set(g, y, 1, name);
@@ -153,7 +142,7 @@ static void text_cells(struct ptb_grid *g, int y, const struct line *l, struct p
 	}
 }
 
-static void main_row(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+static void point_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
 {
 	char value[64], marks[64];
 	text_cells(g, y, l, fn);
@@ -166,7 +155,7 @@ static void main_row(struct ptb_grid *g, int y, const struct line *l, struct ptb
 	ptb_grid_tail(g, y, marks);
 }
 
-/* "from o_s = mutex.unlock mutexes=1024; o_r = ..." */
+/* "from o_s = BENCH VAR=VALUE; o_r = ..." */
 static void inputs_text(char *buf, size_t len, const json_t *inputs)
 {
 	const char *key;
@@ -177,7 +166,7 @@ static void inputs_text(char *buf, size_t len, const json_t *inputs)
 			    json_string_value(v) ?: "?");
 }
 
-static void logp_row(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+static void logp_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
 {
 	const struct ptb_record *r = l->rec;
 	const json_t *inputs = json_object_get(r->json, "inputs");
@@ -192,23 +181,23 @@ static void logp_row(struct ptb_grid *g, int y, const struct line *l, struct ptb
 	if (r->status == PTB_UNSTABLE)
 		snprintf(marks, sizeof marks, "*");
 	if (r->reason)
-		mark(marks, sizeof marks, fn, r->reason);
+		add_mark(marks, sizeof marks, fn, r->reason);
 	for (int c = 0; c < NLOGP; c++) {
-		ptb_fmt_us(value, sizeof value, ptb_jnum(r->json, logp_columns[c].field));
+		ptb_fmt_us(value, sizeof value, ptb_jnum(r->json, ptb_logp_fields[c].key));
 		ptb_grid_set(g, y, 2 + c, *value ? value : "-");
 	}
 	if (json_object_size(inputs) > 0) {
 		inputs_text(note, sizeof note, inputs);
-		mark(marks, sizeof marks, fn, note);
+		add_mark(marks, sizeof marks, fn, note);
 	}
 	ptb_grid_tail(g, y, marks);
 }
 
-typedef void row_fn(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn);
+typedef void cells_fn(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn);
 
 /* A section: a header row and one row per line, printed aligned. */
 static void section(FILE *out, const struct line *l, int n, int values,
-		    const char *const *heads, row_fn *row, struct ptb_footnotes *fn)
+		    const char *const *heads, cells_fn *row, struct ptb_footnotes *fn)
 {
 	struct ptb_grid g;
 	if (ptb_grid_init(&g, n + 1, 2 + values, 2) < 0)
@@ -263,14 +252,14 @@ void ptb_report_table(FILE *out, const struct ptb_runfile *run)
 	int n, nlogp;
 	struct line *rows = collect(run, false, &n), *logp = collect(run, true, &nlogp);
 	for (int c = 0; c < NLOGP; c++)
-		logp_heads[1 + c] = logp_columns[c].head;
+		logp_heads[1 + c] = ptb_logp_fields[c].head;
 	header(out, run);
 	if (rows && logp) {
-		section(out, rows, n, 1, main_heads, main_row, &fn);
+		section(out, rows, n, 1, main_heads, point_cells, &fn);
 		if (nlogp) {
 			fprintf(out, "\nLogP parameters in µs (L = RTT/2 - o_s - o_r; "
 				"g the gap between sends)\n");
-			section(out, logp, nlogp, NLOGP, logp_heads, logp_row, &fn);
+			section(out, logp, nlogp, NLOGP, logp_heads, logp_cells, &fn);
 		}
 	}
 	if (fn.n)

@@ -191,7 +191,7 @@ struct report {
 };
 
 /* Fill a point: its samples' statistics, or why it cannot be compared. */
-static void measure_point(struct point *pt)
+static void pair_statistics(struct point *pt)
 {
 	const char *why_b = NULL, *why_n = NULL;
 	int nb = 0, nn = 0;
@@ -225,7 +225,7 @@ static int compare_runs(struct report *r)
 		}
 		pt->key = rec->key;
 		pt->base = rec;
-		measure_point(pt);
+		pair_statistics(pt);
 		r->npts++;
 	}
 	for (size_t i = 0; i < r->next->n; i++)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/format.h"
 #include "text/text.h"
 #include "tools/table.h"
 
@@ -127,16 +128,6 @@ static void libc_text(const json_t *ctx, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", l ? l : "", l && p ? " / " : "", p ? p : "");
 }
 
-static void join_strings(const json_t *arr, char *buf, size_t len)
-{
-	const json_t *v;
-	size_t i;
-	buf[0] = 0;
-	json_array_foreach(arr, i, v)
-		if (json_is_string(v))
-			ptb_appendf(buf, len, "%s%s", buf[0] ? "; " : "", json_string_value(v));
-}
-
 static void machine_field(const struct ptb_runfile *run, int field, char *buf, size_t len)
 {
 	const json_t *ctx = run->context;
@@ -153,7 +144,7 @@ static void machine_field(const struct ptb_runfile *run, int field, char *buf, s
 	case 7: s = run->path; break;
 	case 8: s = ptb_jstr(run->doc, "source"); break;
 	case 9: s = ptb_jstr(ctx, "note"); break;
-	case 10: join_strings(json_object_get(ctx, "warnings"), buf, len); return;
+	case 10: ptb_fmt_join(buf, len, json_object_get(ctx, "warnings"), "; "); return;
 	}
 	snprintf(buf, len, "%s", s ? s : "");
 }

@@ -5,7 +5,7 @@
  * of de Supinski & May (1999) -- values in µs, N/A cells with footnoted
  * reasons, unstable values marked -- and under it a block saying what each
  * machine was (tools/machines.c).  Rows come from report/rows.c in its
- * order; a derived LogP record becomes five rows, o_s, o_r, L, g and RTT,
+ * order; a derived LogP record becomes five rows, o_s, o_r, RTT, L and g,
  * under a group naming the mechanism and placement, each value footnoted
  * with the points it was derived from (a placement no machine has figures
  * for folds into one N/A row).  Columns keep the order of the files on the
@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/logp.h"
 #include "report/format.h"
 #include "report/grid.h"
 #include "report/rows.h"
@@ -45,19 +46,7 @@ static const struct {
 
 static const char *const format_names[PTB_TABLE_FORMATS] = { "md", "csv", "html" };
 
-/* The LogP parameters of a derived LogP record, one row each. */
-static const struct {
-	const char *key;
-	const char *label;
-} logp_fields[] = {
-	/* key    label */
-	{ "o_s",  "o_s, send overhead" },
-	{ "o_r",  "o_r, receive overhead" },
-	{ "L",    "L, latency" },
-	{ "g",    "g, gap" },
-	{ "rtt",  "RTT, round trip" },
-};
-#define NLOGP (int)(sizeof logp_fields / sizeof logp_fields[0])
+#define NLOGP PTB_LOGP_NFIELDS
 
 /* As the run's own table marks them. */
 #define UNSTABLE_MARK "*"
@@ -154,7 +143,7 @@ static int place_record(struct table *t, int c, const struct ptb_record *rec)
 	for (int f = 0; f < (logp ? NLOGP : 1); f++) {
 		if (logp) {
 			snprintf(key.group, sizeof key.group, "%s, %s", pr.group, pr.label);
-			snprintf(key.label, sizeof key.label, "%s", logp_fields[f].label);
+			snprintf(key.label, sizeof key.label, "%s", ptb_logp_fields[f].label);
 			key.sub = f + 1;
 		} else {
 			snprintf(key.group, sizeof key.group, "%s", pr.group);
@@ -176,7 +165,7 @@ struct marks {
 	int n, num[8];
 };
 
-static void mark(struct table *t, struct marks *m, const char *note)
+static void cell_mark(struct table *t, struct marks *m, const char *note)
 {
 	int k;
 	if (!note || !*note || m->n == 8 || !(k = ptb_footnote(&t->notes, note)))
@@ -224,7 +213,7 @@ static double figure(const struct table *t, const struct ptb_record *rec, const 
 static void value_cell(struct table *t, const struct row *r, const struct ptb_record *rec,
 		       const char **note, char *buf, size_t len)
 {
-	double v = r->sub ? ptb_jnum(rec->json, logp_fields[r->sub - 1].key)
+	double v = r->sub ? ptb_jnum(rec->json, ptb_logp_fields[r->sub - 1].key)
 			  : figure(t, rec, note);
 	if (isnan(v))   /* a LogP parameter whose input is missing */
 		snprintf(buf, len, "%s", r->sub ? "N/A" : "?");
@@ -236,7 +225,7 @@ static void value_cell(struct table *t, const struct row *r, const struct ptb_re
 	}
 }
 
-static void cell_text(struct table *t, const struct row *r, int c, char *buf, size_t len)
+static void table_cell(struct table *t, const struct row *r, int c, char *buf, size_t len)
 {
 	const struct ptb_record *rec = r->rec[c];
 	const char *note = NULL;
@@ -251,16 +240,16 @@ static void cell_text(struct table *t, const struct row *r, int c, char *buf, si
 		value_cell(t, r, rec, &note, buf, len);
 	else
 		snprintf(buf, len, "%s", rec->status == PTB_NA ? "N/A" : rec->status_name);
-	mark(t, &m, rec->reason);
-	mark(t, &m, note);
+	cell_mark(t, &m, rec->reason);
+	cell_mark(t, &m, note);
 	json_array_foreach(json_object_get(rec->json, "footnotes"), i, fn)
-		mark(t, &m, json_string_value(fn));
+		cell_mark(t, &m, json_string_value(fn));
 	if (r->sub && rec->has_value) {
-		const char *key = logp_fields[r->sub - 1].key;
+		const char *key = ptb_logp_fields[r->sub - 1].key;
 		const char *in = ptb_jstr(json_object_get(rec->json, "inputs"), key);
 		char why[256];
 		snprintf(why, sizeof why, "%s derived from %s", key, in ? in : "");
-		mark(t, &m, in ? why : NULL);
+		cell_mark(t, &m, in ? why : NULL);
 	}
 	append_marks(&m, buf, len);
 }
@@ -279,7 +268,10 @@ static void fold_empty_logp(struct table *t)
 				valued |= t->row[k].rec[c] && t->row[k].rec[c]->has_value;
 		if (valued)
 			continue;
-		snprintf(t->row[i].label, sizeof t->row[i].label, "o_s, o_r, L, g, RTT");
+		t->row[i].label[0] = 0;
+		for (int f = 0; f < NLOGP; f++)
+			ptb_appendf(t->row[i].label, sizeof t->row[i].label, "%s%s", f ? ", " : "",
+				    ptb_logp_fields[f].head);
 		for (int k = i + 1; k < i + NLOGP; k++)
 			t->row[k].hidden = true;
 	}
@@ -304,12 +296,12 @@ static int build_grid(struct table *t, struct ptb_grid *g)
 		if (r->hidden)
 			continue;
 		snprintf(buf, sizeof buf, "%s", r->label);
-		mark(t, &m, r->sub <= 1 ? r->footnote : NULL);
+		cell_mark(t, &m, r->sub <= 1 ? r->footnote : NULL);
 		append_marks(&m, buf, sizeof buf);
 		ptb_grid_set(g, y, 0, lone ? buf : r->group);
 		ptb_grid_set(g, y, 1, lone ? "" : buf);
 		for (int c = 0; c < t->ncols; c++) {
-			cell_text(t, r, c, buf, sizeof buf);
+			table_cell(t, r, c, buf, sizeof buf);
 			ptb_grid_set(g, y, c + 2, buf);
 		}
 		y++;
