@@ -35,10 +35,25 @@ static const char *or_unknown(const char *s)
 	return s && *s ? s : "unknown";
 }
 
+/* CPUID's brand and the kernel's "model name" can differ (a hypervisor may
+ * rewrite either).  Show the second only when it differs, saying which one
+ * results carry. */
+static void print_os_brand(FILE *out, const struct ptb_cpuinfo *ci)
+{
+	struct ptb_cpuinfo os;
+
+	if (strcmp(ci->source, "procfs") == 0 || ptb_cpuinfo_from_proc(&os, "/proc/cpuinfo") != 0)
+		return;
+	if (os.brand[0] && strcmp(os.brand, ci->brand) != 0)
+		info_line(out, "kernel says", "%s (/proc/cpuinfo; results use the %s brand above)",
+			  os.brand, ci->source);
+}
+
 static void print_cpu(FILE *out, const struct ptb_cpuinfo *ci)
 {
 	fprintf(out, "CPU\n");
 	info_line(out, "brand", "%s", or_unknown(ci->brand));
+	print_os_brand(out, ci);
 	info_line(out, "vendor", "%s", or_unknown(ci->vendor));
 	info_line(out, "family/model", "%d / %d, stepping %d", ci->family, ci->model, ci->stepping);
 	info_line(out, "hypervisor", "%s", ci->hypervisor[0] ? ci->hypervisor : "none");
