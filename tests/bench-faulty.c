@@ -3,10 +3,15 @@
  * Test-only benchmarks that misbehave on purpose, to show that the runner
  * contains them: test.hang never returns from run(), test.crash dies of
  * SIGSEGV in its second point, and test.slow takes a known time per point
- * so that a test can interrupt a run between points.  They are linked into
- * tests/ptbench-t only and are hidden even there.
+ * so that a test can interrupt a run between points; test.flaky crashes or
+ * hangs in one trial only -- the first to find the file named by
+ * $PTB_TEST_FLAKY, which it removes -- so that a test can see a point go
+ * on after a lost trial.  They are linked into tests/ptbench-t only and
+ * are hidden even there.
  */
 #include <signal.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -57,6 +62,31 @@ static int slow_setup(struct ptb_point *p)
 	spin_ns(300000000);
 	return 0;
 }
+
+static const struct ptb_param flaky_param[] = {
+	/* name    domain       defaults  min max help */
+	{ "mode",  "crash,hang", "crash", 0,  0,  "how the one bad trial fails" },
+	{ 0 }
+};
+
+/* unlink() succeeds for one process only: exactly one trial misbehaves. */
+static int flaky_setup(struct ptb_point *p)
+{
+	const char *file = getenv("PTB_TEST_FLAKY");
+	if (file && unlink(file) == 0) {
+		if (!strcmp(ptb_point_str(p, "mode"), "crash"))
+			raise(SIGSEGV);
+		for (;;)
+			pause();
+	}
+	return 0;
+}
+
+const struct ptb_bench ptb_bench_test_flaky = {
+	.name = "test.flaky", .summary = "one trial crashes or hangs", .per = "call",
+	.ops_per_iter = 1, .params = flaky_param, .setup = flaky_setup, .run = busy_run,
+	.hidden = true,
+};
 
 const struct ptb_bench ptb_bench_test_hang = {
 	.name = "test.hang", .summary = "never returns (watchdog test)", .per = "call",

@@ -8,6 +8,7 @@
 PTB_BENCH(bench-faulty, test_hang)
 PTB_BENCH(bench-faulty, test_crash)
 PTB_BENCH(bench-faulty, test_slow)
+PTB_BENCH(bench-faulty, test_flaky)
 #undef PTB_BENCH
 
 #define PTB_BENCH(file, sym) &ptb_bench_##sym,
@@ -16,6 +17,7 @@ const struct ptb_bench *const ptb_registry[] = {
 	PTB_BENCH(bench-faulty, test_hang)
 	PTB_BENCH(bench-faulty, test_crash)
 	PTB_BENCH(bench-faulty, test_slow)
+	PTB_BENCH(bench-faulty, test_flaky)
 };
 #undef PTB_BENCH
 

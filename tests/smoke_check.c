@@ -2,8 +2,10 @@
 /*
  * The judge of the smoke test (tests/smoke.sh): reads result files, one per
  * benchmark, named after it (create.join.json), and prints TAP.  Every
- * record must be ok or unstable with a mean inside the physical-plausibility
- * bounds its descriptor declares (plausible_ns), or na with a reason; the threads of
+ * record must be ok or unstable with a value -- and every kept trial a mean --
+ * inside the physical-plausibility bounds its descriptor declares
+ * (plausible_ns), its trials from at least three processes, or na with a
+ * reason; the threads of
  * a point asked to share a PU (same_pu, and yield and timeslice, which
  * always do) must read back as that one PU, and cross_core points as the
  * two PUs the topology offers; LogP records must satisfy their formula.
@@ -89,6 +91,29 @@ static void check_binding(const json_t *r, const char *what)
 	       want_client);
 }
 
+/* Every kept trial within the bounds, and from three processes at least. */
+static void check_trials(const json_t *r, const char *what, const double *k)
+{
+	const json_t *t, *trials = json_object_get(r, "trials");
+	json_int_t pids[64];
+	int npids = 0, bad = 0;
+	size_t i;
+	json_array_foreach(trials, i, t) {
+		const json_t *m = json_object_get(t, "mean");
+		json_int_t pid = json_integer_value(json_object_get(t, "worker"));
+		int seen = 0;
+		if (!json_is_number(m))
+			continue;
+		bad += json_number_value(m) < k[0] || json_number_value(m) > k[1];
+		for (int j = 0; j < npids; j++)
+			seen |= pids[j] == pid;
+		if (!seen && npids < 64)
+			pids[npids++] = pid;
+	}
+	tap_ok(bad == 0 && npids >= 3, "%s: %zu trials, %d outside the bounds, from %d processes",
+	       what, json_array_size(trials), bad, npids);
+}
+
 static void check_record(const json_t *r)
 {
 	const char *bench = str(r, "bench"), *status = str(r, "status"), *reason = str(r, "reason");
@@ -114,13 +139,14 @@ static void check_record(const json_t *r)
 		return;
 	}
 	const double *k = find_bounds(bench);
-	double mean = json_number_value(json_object_get(r, "mean"));
+	double value = json_number_value(json_object_get(r, "value"));
 	if (!k) {
 		tap_ok(0, "%s: no plausibility bounds (plausible_ns) in its descriptor", what);
 		return;
 	}
-	tap_ok(mean >= k[0] && mean <= k[1], "%s: %s, mean %.4g ns in [%g, %g]",
-	       what, status, mean, k[0], k[1]);
+	tap_ok(value >= k[0] && value <= k[1], "%s: %s, value %.4g ns in [%g, %g]",
+	       what, status, value, k[0], k[1]);
+	check_trials(r, what, k);
 	check_binding(r, what);
 }
 

@@ -82,8 +82,17 @@ static json_t *context(void)
 			 "host", "test-host", "cpu", "vendor", "Example", "brand", "Example CPU");
 }
 
-/* A run of three records: measured (with an undefined statistic, which
- * must become null), never ran, and failed after setup. */
+/* A trial as a worker sends it and the runner keeps it. */
+static json_t *trial(const struct ptb_point *p, struct ptb_measurement *m, int round)
+{
+	json_t *t = ptb_result_json(p, PTB_OK, NULL, m, PTB_STOP_SD);
+	json_object_set_new(t, "worker", json_integer(1000 + round));
+	ptb_trial_trim(t, round);
+	return t;
+}
+
+/* A run of three records: measured in six trials (each with an undefined
+ * statistic, which must become null), never ran, and failed after setup. */
 static json_t *sample_run(void)
 {
 	double samples[] = { 120.5, 119.75, 121.25, 120.125 };
@@ -102,11 +111,20 @@ static json_t *sample_run(void)
 
 	json_t *run = ptb_run_new(context());
 	json_t *results = json_object_get(run, "results");
-	json_array_append_new(results, ptb_result_json(&p, PTB_OK, NULL, &m, PTB_STOP_SD));
+	json_t *trials = json_array();
+	double est[6];
+	for (int i = 0; i < 6; i++) {
+		m.stats.mean = est[i] = 120 + i;
+		json_array_append_new(trials, trial(&p, &m, i + 1));
+	}
+	json_array_append_new(results, ptb_point_record(&bench, json_pack("{s:s, s:s}",
+		"placement", "cross_core", "mutexes", "16"), trials, est, 6, "budget", 2, PTB_OK, ""));
 	json_array_append_new(results, ptb_result_json_bare("mutex.test",
 		json_pack("{s:s}", "placement", "same_pu"), PTB_TIMEOUT, "no progress in 60 s"));
-	json_array_append_new(results, ptb_result_json(&p, PTB_NA, "needs 2 cores", NULL,
-						       PTB_STOP_SD));
+	json_t *na = json_array();
+	json_array_append_new(na, ptb_result_json(&p, PTB_NA, "needs 2 cores", NULL, PTB_STOP_SD));
+	json_array_append_new(results, ptb_point_record(&bench, json_pack("{s:s}", "placement",
+		"unbound"), na, NULL, 0, "failed", 2, PTB_NA, "needs 2 cores"));
 	json_object_set_new(run, "status", json_string("complete"));
 	return run;
 }
@@ -115,22 +133,36 @@ static void test_record(void)
 {
 	json_t *run = sample_run(), *rec = json_array_get(json_object_get(run, "results"), 0);
 	char err[256] = "";
-	tap_ok(ptb_run_validate(run, err, sizeof err) == 0, "a built run validates (%s)", err);
+	tap_ok(ptb_run_validate(run, err, sizeof err) == 2, "a built run validates as ptbench/2 (%s)", err);
+	json_t *t0 = json_array_get(json_object_get(rec, "trials"), 0);
 	tap_ok(!strcmp(ptb_jstr(rec, "bench"), "mutex.test") &&
 	       !strcmp(ptb_jstr(json_object_get(rec, "params"), "mutexes"), "16") &&
-	       !strcmp(ptb_jstr(rec, "stop"), "sd") && !strcmp(ptb_jstr(rec, "per"), "ping-pong"),
-	       "record carries bench, params, stop rule and per");
-	tap_near(ptb_jnum(rec, "mean"), 120.40625, 1e-9, "record mean from the statistics");
-	tap_ok(json_is_null(json_object_get(rec, "cv_pct")), "an undefined statistic is null");
-	tap_ok(json_array_size(json_object_get(rec, "samples")) == 4 &&
+	       !strcmp(ptb_jstr(rec, "stop"), "budget") && !strcmp(ptb_jstr(rec, "per"), "ping-pong"),
+	       "record carries bench, params, why it stopped and per");
+	tap_near(ptb_jnum(rec, "value"), 122.5, 1e-9, "value: the median of the six trials");
+	tap_ok(ptb_jnum(json_array_get(json_object_get(rec, "ci95"), 0), "") != 0 &&
+	       json_number_value(json_array_get(json_object_get(rec, "ci95"), 0)) == 120 &&
+	       json_number_value(json_array_get(json_object_get(rec, "ci95"), 1)) == 125,
+	       "ci95: six trials give the interval from the smallest to the largest");
+	tap_near(ptb_jnum(rec, "ci_level"), 1 - 2.0 / 64, 1e-12, "its exact level, 1 - 2/2^6");
+	tap_ok(!strcmp(ptb_jstr(rec, "status"), "unstable") && strstr(ptb_jstr(rec, "reason"), "+-2.0 %"),
+	       "a CI of +-2.04 %% is wider than a 2 %% target: unstable, saying so (%s)",
+	       ptb_jstr(rec, "reason"));
+	tap_ok(json_array_size(json_object_get(rec, "trials")) == 6 &&
+	       !json_object_get(t0, "bench") && !json_object_get(t0, "params") &&
+	       ptb_jnum(t0, "worker") == 1001 && ptb_jnum(t0, "round") == 1 &&
+	       !strcmp(ptb_jstr(t0, "stop"), "sd"),
+	       "every trial is kept, with its worker, round and stop rule, without the point's fields");
+	tap_ok(json_is_null(json_object_get(t0, "cv_pct")), "an undefined statistic is null");
+	tap_ok(json_array_size(json_object_get(t0, "samples")) == 4 &&
 	       !strcmp(json_string_value(json_array_get(json_object_get(json_object_get(rec,
 			"binding"), "clients"), 0)), "1"),
-	       "record carries the samples and the clients' binding");
+	       "a trial carries its samples, the point its typical trial's binding");
 	tap_near(ptb_jnum(json_object_get(rec, "notes"), "switches"), 8192, 0, "record carries notes");
 	tap_ok(!strcmp(ptb_jstr(json_object_get(rec, "notes"), "scheduler") ?: "", "EEVDF"),
 	       "record carries text notes as strings");
 	rec = json_array_get(json_object_get(run, "results"), 2);
-	tap_ok(!strcmp(ptb_jstr(rec, "status"), "na") && !json_object_get(rec, "mean") &&
+	tap_ok(!strcmp(ptb_jstr(rec, "status"), "na") && !json_object_get(rec, "value") &&
 	       !strcmp(ptb_jstr(rec, "reason"), "needs 2 cores"),
 	       "a point without timings has a reason and no figures");
 	json_decref(run);
@@ -159,7 +191,7 @@ static void test_round_trip(void)
 	tap_ok(file && report && len == rlen && !memcmp(file, report, len),
 	       "the json format is the file's bytes");
 	tap_ok(file && strstr(file, "\n    {\"bench\":\"mutex.test\",\"params\":{\"placement\":"
-			      "\"cross_core\",\"mutexes\":\"16\"},\"status\":\"ok\""),
+			      "\"cross_core\",\"mutexes\":\"16\"},\"status\":\"unstable\""),
 	       "one record per line, keys in insertion order");
 
 	/* Writing over an existing file replaces it. */
@@ -209,15 +241,17 @@ static const struct bad_file {
 	{ "blank.json",     "\n",                                                        "not JSON (line 2: " },
 	{ "truncated.json", "{\"schema\": \"ptbench/1\", \"results\": [\n{\"bench\":",   "not JSON (line 2: " },
 	{ "dupkey.json",    "{\"schema\": \"ptbench/1\", \"schema\": \"x\"}",            "duplicate object key" },
-	{ "array.json",     "[1, 2]",                                                    "not a ptbench/1 result file (not a JSON object)" },
-	{ "noschema.json",  "{\"results\": []}",                                         "not a ptbench/1 result file (no schema)" },
-	{ "schema.json",    "{\"schema\": \"gbench/1\"}",                                "not a ptbench/1 result file (schema gbench/1)" },
-	{ "schema2.json",   "{\"schema\": 1}",                                           "not a ptbench/1 result file (schema is not a string)" },
+	{ "array.json",     "[1, 2]",                                                    "not a ptbench result file (not a JSON object)" },
+	{ "noschema.json",  "{\"results\": []}",                                         "not a ptbench result file (no schema)" },
+	{ "schema.json",    "{\"schema\": \"gbench/1\"}",                                "not a ptbench/1 or ptbench/2 result file (schema gbench/1)" },
+	{ "schema2.json",   "{\"schema\": 1}",                                           "not a ptbench/1 or ptbench/2 result file (schema is not a string)" },
 	{ "dir.json",       NULL,                                                        "is a directory" },
-	{ "nl\nname.json",  "{}",                                                        "not a ptbench/1 result file" },
+	{ "nl\nname.json",  "{}",                                                        "not a ptbench result file" },
 };
 
 #define HEAD "{\"schema\": \"ptbench/1\", \"status\": \"complete\", " \
+	"\"context\": {\"host\": \"h\", \"cpu\": {\"brand\": \"b\"}}, \"results\": ["
+#define HEAD2 "{\"schema\": \"ptbench/2\", \"status\": \"complete\", " \
 	"\"context\": {\"host\": \"h\", \"cpu\": {\"brand\": \"b\"}}, \"results\": ["
 #define OK_REC "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"mean\": 1, " \
 	"\"median\": 1, \"samples\": [1]}"
@@ -251,6 +285,13 @@ static const struct bad_field {
 	{ HEAD "{\"bench\": \"logp.mutex\", \"params\": {}, \"status\": \"ok\", \"L\": \"5\"}]}", "results[0]: field 'L' is not a number" },
 	{ HEAD "{\"bench\": \"logp.mutex\", \"params\": {}, \"status\": \"ok\", \"L\": null, \"inputs\": {\"g\": 1}}]}", "results[0]: inputs.g is not a string" },
 	{ HEAD "7]}",                                                                           "results[0]: not an object" },
+	{ HEAD2 "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"value\": 1}]}",     "results[0]: missing field 'trials'" },
+	{ HEAD2 "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"trials\": []}]}",   "results[0]: missing field 'value'" },
+	{ HEAD2 "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"value\": -1, \"trials\": []}]}", "results[0]: value -1 is not a duration" },
+	{ HEAD2 "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"value\": 1, \"trials\": [7]}]}", "results[0].trials[0]: not an object" },
+	{ HEAD2 "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"value\": 1, \"trials\": [{\"status\": \"ok\", \"mean\": 1}]}]}", "results[0].trials[0]: missing field 'median'" },
+	{ HEAD2 "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"value\": 1, \"trials\": [{\"status\": \"crashed\", \"worker\": \"7\"}]}]}", "results[0].trials[0]: field 'worker' is not a number" },
+	{ HEAD2 "{\"bench\": \"x\", \"params\": {}, \"status\": \"ok\", \"value\": 1, \"trials\": [{\"status\": \"crashed\"}]}]}", "" },
 };
 
 static void expect_refused(const char *path, const char *says)

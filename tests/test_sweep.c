@@ -46,14 +46,14 @@ static const struct ptb_bench plain = { .name = "cond.signal" };
 static int walk(struct ptb_sweep *s, int num, double (*f)(long), char *out, size_t len)
 {
 	const char *v[PTB_MAX_PARAMS];
-	int n = 0;
+	int n = 0, id;
 	out[0] = '\0';
-	while (ptb_sweep_next(s, v)) {
+	while (ptb_sweep_next(s, v, &id) == PTB_SWEEP_POINT) {
 		for (int i = 0; i < PTB_MAX_PARAMS && v[i]; i++)
 			snprintf(out + strlen(out), len - strlen(out), "%s%s", i ? "/" : "", v[i]);
 		snprintf(out + strlen(out), len - strlen(out), ";");
 		if (f)
-			ptb_sweep_feed(s, f(strtol(v[num], NULL, 10)));
+			ptb_sweep_feed(s, id, f(strtol(v[num], NULL, 10)));
 		n++;
 	}
 	return n;
@@ -210,12 +210,13 @@ static void strings_stay_valid(void)
 	char err[256];
 	const char *a[] = { "mutexes=1..1024" }, *v[PTB_MAX_PARAMS], *kept[32];
 	struct ptb_sweep *s = ptb_sweep_new(&lock, a, 1, 16, err, sizeof err);
-	int n = 0, ok = 1;
-	while (s && ptb_sweep_next(s, v) && n < 32) {
+	int n = 0, ok = 1, id;
+	while (s && ptb_sweep_next(s, v, &id) == PTB_SWEEP_POINT && n < 32) {
 		kept[n++] = v[0];
-		ptb_sweep_feed(s, step100(strtol(v[0], NULL, 10)));
+		ptb_sweep_feed(s, id, step100(strtol(v[0], NULL, 10)));
 	}
-	ptb_sweep_feed(s, 0);   /* feeding after the end is harmless */
+	ptb_sweep_feed(s, id, 0);   /* feeding twice is harmless */
+	ptb_sweep_feed(s, 999, 0);  /* so is an id never handed out */
 	for (int i = 0; i < n; i++)
 		ok &= strtol(kept[i], NULL, 10) > 0;
 	tap_ok(n == 16 && ok && strcmp(kept[11], "96") == 0,
@@ -223,9 +224,43 @@ static void strings_stay_valid(void)
 	ptb_sweep_free(s);
 }
 
+/* A runner that measures everything it can before feeding: all coarse
+ * points at once, then a refined line waits for its values, and its
+ * midpoints come one at a time, fed in any order. */
+static void interleaved(void)
+{
+	char err[256];
+	const char *a[] = { "placement=same_pu,cross_core", "mutexes=1..1024" }, *v[PTB_MAX_PARAMS];
+	struct ptb_sweep *s = ptb_sweep_new(&mixed, a, 2, 12, err, sizeof err);
+	int ids[64], n = 0, rounds = 0, id;
+	long xs[64];
+	enum ptb_sweep_step st = PTB_SWEEP_DONE;
+	bool waited = false;
+	while (s && n < 64 && rounds < 20) {
+		int first = n;
+		while (n < 64 && (st = ptb_sweep_next(s, v, &id)) == PTB_SWEEP_POINT) {
+			xs[n] = strtol(v[1], NULL, 10);
+			ids[n++] = id;
+		}
+		if (rounds == 0)
+			tap_ok(n == 22 && st == PTB_SWEEP_WAIT,
+			       "every coarse point of both lines at once, then wait (%d, %d)", n, st);
+		waited |= st == PTB_SWEEP_WAIT;
+		if (st == PTB_SWEEP_DONE)
+			break;
+		for (int i = n - 1; i >= first; i--)    /* fed in reverse order */
+			ptb_sweep_feed(s, ids[i], step100(xs[i]));
+		rounds++;
+	}
+	tap_ok(waited && st == PTB_SWEEP_DONE && n == 24 && xs[22] == 96 && xs[23] == 96,
+	       "each line gets its midpoint once fed, then the sweep ends (%d points)", n);
+	ptb_sweep_free(s);
+}
+
 int main(void)
 {
 	cross_product();
+	interleaved();
 	bad_inputs();
 	assign_check();
 	refinement();

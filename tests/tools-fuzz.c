@@ -97,7 +97,7 @@ static void try_file(const char *buf, size_t len, struct stats *st)
 	json_t *run = ptb_run_load(path, err, sizeof err);
 	if (run) {
 		st->loaded++;
-		st->bad_error += ptb_run_validate(run, err, sizeof err) != 0;
+		st->bad_error += ptb_run_validate(run, err, sizeof err) < 0;
 		json_decref(run);
 		run_commands(st);
 	} else {

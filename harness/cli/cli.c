@@ -46,9 +46,11 @@ static const struct command {
 	{ "report",   ptb_cmd_report },
 	{ "table",    ptb_cmd_table },
 	{ "compare",  ptb_cmd_compare },
+	{ "worker",   ptb_cmd_worker },     /* started by run, not by people */
 };
 
 char ptb_typed_command[4096];
+const char *ptb_invoked_as;
 
 static void join_args(int argc, char **argv, char *buf, size_t len)
 {
@@ -60,6 +62,7 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 
 int ptb_cli_main(int argc, char **argv)
 {
+	ptb_invoked_as = argv[0];
 	argv[0] = "ptbench";
 	join_args(argc, argv, ptb_typed_command, sizeof ptb_typed_command);
 	if (argc < 2 || argv[1][0] == '-') {

@@ -14,8 +14,11 @@ int ptb_cmd_info(int argc, char **argv);
 int ptb_cmd_report(int argc, char **argv);
 int ptb_cmd_table(int argc, char **argv);
 int ptb_cmd_compare(int argc, char **argv);
+int ptb_cmd_worker(int argc, char **argv);
 
 /* The whole command line as typed ("ptbench run --quick"). */
 extern char ptb_typed_command[4096];
+/* argv[0] as the program was started, where /proc cannot name it. */
+extern const char *ptb_invoked_as;
 
 #endif

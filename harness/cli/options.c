@@ -83,3 +83,17 @@ int ptb_parse_int(const char *cmd, const char *opt, const char *s, long lo, long
 	*out = (int)v;
 	return 0;
 }
+
+int ptb_parse_seed(const char *cmd, const char *opt, const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!ptb_is_decimal(s) || s[0] == '-' || s[0] == '+' || errno || *end ||
+	    v > PTB_SEED_MAX)
+		return ptb_bad_input(cmd, "%s: '%s' is not an integer in [0, %llu]", opt, s,
+				     (unsigned long long)PTB_SEED_MAX);
+	*out = v;
+	return 0;
+}

@@ -9,6 +9,7 @@
 #define PTB_CLI_OPTIONS_H
 
 #include <getopt.h>
+#include <stdint.h>
 
 /* Called for every option but -h/--help; returns 0, or 2 after saying why. */
 typedef int ptb_option_fn(void *ctx, int opt, const char *arg);
@@ -28,6 +29,9 @@ int ptb_options(const char *cmd, int argc, char **argv, const char *shortopts,
 int ptb_parse_double(const char *cmd, const char *opt, const char *s, double lo, double hi,
 		     double *out);
 int ptb_parse_int(const char *cmd, const char *opt, const char *s, long lo, long hi, int *out);
+/* A seed: an integer JSON carries exactly, in [0, 2^53 - 1]. */
+#define PTB_SEED_MAX ((1ull << 53) - 1)
+int ptb_parse_seed(const char *cmd, const char *opt, const char *s, uint64_t *out);
 /* Whether s is a decimal number as people write it: optional sign,
  * digits, optional fraction and exponent, nothing else. */
 int ptb_is_decimal(const char *s);

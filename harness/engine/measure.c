@@ -37,10 +37,29 @@ void ptb_limits_default(struct ptb_limits *l)
 
 json_t *ptb_limits_json(const struct ptb_limits *l)
 {
-	return json_pack("{s:s, s:f, s:i, s:i, s:f}",
+	return json_pack("{s:s, s:f, s:i, s:i, s:f, s:f}",
 		"stop", ptb_stop_rule_name(l->rule), "max_sd_pct", l->max_sd_pct,
 		"min_timings", l->min_timings, "max_timings", l->max_timings,
-		"budget_s", l->budget_s);
+		"budget_s", l->budget_s, "target_s", l->target_s);
+}
+
+int ptb_limits_from_json(struct ptb_limits *l, const json_t *j)
+{
+	const char *rule = NULL;
+	ptb_limits_default(l);
+	if (json_unpack((json_t *)j, "{s?s, s?F, s?i, s?i, s?F, s?F}", "stop", &rule,
+			"max_sd_pct", &l->max_sd_pct, "min_timings", &l->min_timings,
+			"max_timings", &l->max_timings, "budget_s", &l->budget_s,
+			"target_s", &l->target_s) < 0)
+		return -1;
+	if (rule) {
+		int r = ptb_stop_rule_from_name(rule);
+		if (r < 0)
+			return -1;
+		l->rule = r;
+	}
+	return l->min_timings >= 2 && l->max_timings >= 2 && l->budget_s > 0 &&
+	       l->max_sd_pct > 0 ? 0 : -1;
 }
 
 double ptb_min_timing_ns(const struct ptb_limits *l, const struct ptb_timer *t)

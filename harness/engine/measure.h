@@ -25,6 +25,9 @@ struct ptb_limits {
 void ptb_limits_default(struct ptb_limits *l);
 /* The settings as the result context's "harness" object. */
 json_t *ptb_limits_json(const struct ptb_limits *l);
+/* The reverse, for a worker given its limits by the runner: unnamed
+ * settings keep their defaults; -1 when one is malformed. */
+int ptb_limits_from_json(struct ptb_limits *l, const json_t *j);
 
 /* Where timings come from: a real benchmark or a script. */
 struct ptb_timer {

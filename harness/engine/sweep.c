@@ -26,6 +26,13 @@
  * interval is split.  A failed point (fed NAN) is never an endpoint of a
  * split and provides no slope.
  *
+ * Points are handed out as soon as they can be measured and fed back by
+ * id in any order, so a runner can measure the points of a benchmark
+ * interleaved: every line's coarse points at once, and a refined line's
+ * next midpoint once all its points so far have their values.  A caller
+ * that feeds each point before asking for the next gets the lines one
+ * after another.
+ *
  * Returned value strings stay valid until ptb_sweep_free.
  */
 #include <errno.h>
@@ -46,13 +53,28 @@ struct var {
 	const struct ptb_param *par;
 	char **vals;             /* the values, or a range's coarse sweep */
 	int nvals;
-	int pos;                 /* index of the current value */
 	bool range;
 };
 
 struct line_point {
 	long x;
 	double mean;
+	bool fed;
+};
+
+/* One combination of the variables other than the refined one. */
+struct line {
+	int pos[PTB_MAX_PARAMS];       /* index of each variable's value */
+	struct line_point *pts;        /* the refined line, sorted by x */
+	int npts, coarse_next;
+	bool finished;
+};
+
+/* A point handed out: its line and its refined value (as text). */
+struct handed {
+	int line;
+	long x;
+	const char *xs;
 };
 
 struct ptb_sweep {
@@ -60,16 +82,17 @@ struct ptb_sweep {
 	struct var vars[PTB_MAX_PARAMS];
 	int refined;                   /* index into vars, or -1 */
 	int max_points;
-	bool started, done, emitted;   /* emitted: the current line's one point */
-	struct line_point *line;       /* the refined line, sorted by x */
-	int nline, coarse_next;
-	long last_x;                   /* the refined value last returned */
-	const char *cur;               /* ... as text */
+	struct line *lines;
+	int nlines;
+	struct handed *handed;
+	int nhanded, handed_cap;
 	char **pool;                   /* midpoint strings, kept until free */
 	int npool, pool_cap;
 };
 
 /* ---- building the variables --------------------------------------------- */
+
+static int make_lines(struct ptb_sweep *s);
 
 static int add_value(struct var *v, const char *s)
 {
@@ -173,6 +196,10 @@ struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *as
 		if (v->range && s->refined < 0)
 			s->refined = i;
 	}
+	if (make_lines(s) < 0) {
+		ptb_errf(err, errlen, "out of memory");
+		goto bad;
+	}
 	return s;
 bad:
 	ptb_sweep_free(s);
@@ -250,109 +277,144 @@ static const char *intern(struct ptb_sweep *s, long x)
 	return s->pool[s->npool++];
 }
 
-static void line_insert(struct ptb_sweep *s, int at, long x)
+static int line_insert(struct line *l, int at, long x)
 {
-	memmove(&s->line[at + 1], &s->line[at], (s->nline - at) * sizeof *s->line);
-	s->line[at] = (struct line_point){ x, NAN };
-	s->nline++;
+	memmove(&l->pts[at + 1], &l->pts[at], (l->npts - at) * sizeof *l->pts);
+	l->pts[at] = (struct line_point){ x, NAN, false };
+	l->npts++;
+	return at;
 }
 
-/* The next point of the refined line; NULL when the line is done. */
-static const char *line_next(struct ptb_sweep *s)
+/* ---- lines -------------------------------------------------------------- */
+
+/* The combinations of the other variables, like an odometer, last one
+ * fastest; each with room for its refined points. */
+static int make_lines(struct ptb_sweep *s)
 {
-	struct var *v = &s->vars[s->refined];
-	if (s->coarse_next < v->nvals) {
-		const char *str = v->vals[s->coarse_next++];
-		long x = strtol(str, NULL, 10);
-		line_insert(s, s->nline, x);
-		s->last_x = x;
-		return s->cur = str;
+	int n = 1, cap = 1;
+	for (int i = 0; i < s->nvars; i++)
+		if (i != s->refined)
+			n *= s->vars[i].nvals;
+	if (s->refined >= 0)
+		cap = s->vars[s->refined].nvals > s->max_points ? s->vars[s->refined].nvals
+								: s->max_points;
+	if (!(s->lines = calloc((size_t)n, sizeof *s->lines)))
+		return -1;
+	s->nlines = n;
+	for (int k = 0; k < n; k++) {
+		struct line *l = &s->lines[k];
+		int rest = k;
+		for (int i = s->nvars - 1; i >= 0; i--) {
+			if (i == s->refined)
+				continue;
+			l->pos[i] = rest % s->vars[i].nvals;
+			rest /= s->vars[i].nvals;
+		}
+		if (!(l->pts = calloc((size_t)cap, sizeof *l->pts)))
+			return -1;
 	}
-	if (s->nline >= s->max_points)
-		return NULL;
-	int j = pick_interval(s->line, s->nline);
-	if (j < 0)
-		return NULL;
-	long x = s->line[j].x + (s->line[j + 1].x - s->line[j].x) / 2;
-	const char *str = intern(s, x);
-	if (!str)
-		return NULL;
-	line_insert(s, j + 1, x);
-	s->last_x = x;
-	return s->cur = str;
+	return 0;
+}
+
+static int hand_out(struct ptb_sweep *s, int line, long x, const char *xs)
+{
+	if (s->nhanded == s->handed_cap) {
+		int cap = s->handed_cap ? 2 * s->handed_cap : 16;
+		struct handed *h = realloc(s->handed, (size_t)cap * sizeof *h);
+		if (!h)
+			return -1;
+		s->handed = h;
+		s->handed_cap = cap;
+	}
+	s->handed[s->nhanded] = (struct handed){ line, x, xs };
+	return s->nhanded++;
+}
+
+/* The next point of a line that can be measured now: -1 none yet or
+ * ever, else its id. */
+static int line_next(struct ptb_sweep *s, int k)
+{
+	struct line *l = &s->lines[k];
+	if (s->refined < 0) {
+		if (l->coarse_next++)
+			return -1;
+		l->finished = true;
+		return hand_out(s, k, 0, NULL);
+	}
+	struct var *v = &s->vars[s->refined];
+	if (l->coarse_next < v->nvals) {
+		const char *str = v->vals[l->coarse_next++];
+		long x = strtol(str, NULL, 10);
+		line_insert(l, l->npts, x);
+		return hand_out(s, k, x, str);
+	}
+	for (int i = 0; i < l->npts; i++)
+		if (!l->pts[i].fed)
+			return -1;
+	int j = l->npts >= s->max_points ? -1 : pick_interval(l->pts, l->npts);
+	const char *str = NULL;
+	long x = 0;
+	if (j >= 0) {
+		x = l->pts[j].x + (l->pts[j + 1].x - l->pts[j].x) / 2;
+		str = intern(s, x);
+	}
+	if (!str) {
+		l->finished = true;
+		return -1;
+	}
+	line_insert(l, j + 1, x);
+	return hand_out(s, k, x, str);
+}
+
+static bool line_pending(const struct line *l)
+{
+	for (int i = 0; i < l->npts; i++)
+		if (!l->pts[i].fed)
+			return true;
+	return false;
 }
 
 /* ---- iteration ---------------------------------------------------------- */
 
-static bool line_reset(struct ptb_sweep *s)
+static void fill_values(const struct ptb_sweep *s, const struct handed *h,
+			const char *values[PTB_MAX_PARAMS])
 {
-	s->emitted = false;
-	s->nline = s->coarse_next = 0;
-	if (s->refined < 0 || s->line)
-		return true;
-	int cap = s->vars[s->refined].nvals;
-	if (cap < s->max_points)
-		cap = s->max_points;
-	s->line = malloc(cap * sizeof *s->line);
-	return s->line != NULL;
-}
-
-/* The next value of the innermost variable(s) within the current line. */
-static bool inner_next(struct ptb_sweep *s)
-{
-	if (s->refined >= 0)
-		return line_next(s) != NULL;
-	if (s->emitted)
-		return false;
-	s->emitted = true;
-	return true;
-}
-
-/* Advance the other variables like an odometer, last one fastest. */
-static bool outer_advance(struct ptb_sweep *s)
-{
-	for (int i = s->nvars - 1; i >= 0; i--) {
-		if (i == s->refined)
-			continue;
-		if (++s->vars[i].pos < s->vars[i].nvals)
-			return true;
-		s->vars[i].pos = 0;
-	}
-	return false;
-}
-
-static void fill_values(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS])
-{
+	const struct line *l = &s->lines[h->line];
 	for (int i = 0; i < PTB_MAX_PARAMS; i++)
 		values[i] = NULL;
 	for (int i = 0; i < s->nvars; i++)
-		values[i] = i == s->refined ? s->cur : s->vars[i].vals[s->vars[i].pos];
+		values[i] = i == s->refined ? h->xs : s->vars[i].vals[l->pos[i]];
 }
 
-bool ptb_sweep_next(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS])
+enum ptb_sweep_step ptb_sweep_next(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS],
+				   int *id)
 {
-	while (!s->done) {
-		if (!s->started) {
-			s->started = true;
-			if (!line_reset(s))
-				break;
+	bool waiting = false;
+	for (int k = 0; k < s->nlines; k++) {
+		if (s->lines[k].finished)
+			continue;
+		int h = line_next(s, k);
+		if (h >= 0) {
+			fill_values(s, &s->handed[h], values);
+			*id = h;
+			return PTB_SWEEP_POINT;
 		}
-		if (inner_next(s)) {
-			fill_values(s, values);
-			return true;
-		}
-		if (!outer_advance(s) || !line_reset(s))
-			break;
+		waiting |= line_pending(&s->lines[k]);
 	}
-	s->done = true;
-	return false;
+	return waiting ? PTB_SWEEP_WAIT : PTB_SWEEP_DONE;
 }
 
-void ptb_sweep_feed(struct ptb_sweep *s, double mean)
+void ptb_sweep_feed(struct ptb_sweep *s, int id, double mean)
 {
-	for (int i = 0; s->refined >= 0 && i < s->nline; i++)
-		if (s->line[i].x == s->last_x)
-			s->line[i].mean = mean;
+	if (id < 0 || id >= s->nhanded || s->refined < 0)
+		return;
+	struct line *l = &s->lines[s->handed[id].line];
+	for (int i = 0; i < l->npts; i++)
+		if (l->pts[i].x == s->handed[id].x && !l->pts[i].fed) {
+			l->pts[i].mean = mean;
+			l->pts[i].fed = true;
+			return;
+		}
 }
 
 void ptb_sweep_free(struct ptb_sweep *s)
@@ -366,8 +428,11 @@ void ptb_sweep_free(struct ptb_sweep *s)
 	}
 	for (int i = 0; i < s->npool; i++)
 		free(s->pool[i]);
+	for (int k = 0; k < s->nlines; k++)
+		free(s->lines[k].pts);
+	free(s->lines);
+	free(s->handed);
 	free(s->pool);
-	free(s->line);
 	free(s);
 }
 

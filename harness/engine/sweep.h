@@ -21,11 +21,18 @@ struct ptb_sweep;
  * err = one line when a value is outside the domain or malformed. */
 struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *assign,
 				int nassign, int max_points, char *err, size_t errlen);
-/* Fill values[] (indexed like b->params) with the next point; false when done. */
-bool ptb_sweep_next(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS]);
-/* The measured mean of the point last returned (refinement needs it); a
+enum ptb_sweep_step {
+	PTB_SWEEP_POINT,    /* values[] and *id describe a point to measure */
+	PTB_SWEEP_WAIT,     /* more points come once handed-out points are fed */
+	PTB_SWEEP_DONE,
+};
+/* The next point that can be measured now, its values indexed like
+ * b->params; *id names it to ptb_sweep_feed. */
+enum ptb_sweep_step ptb_sweep_next(struct ptb_sweep *s, const char *values[PTB_MAX_PARAMS],
+				   int *id);
+/* The measured value of a point (refinement needs it), in any order; a
  * point that failed is fed NAN. */
-void ptb_sweep_feed(struct ptb_sweep *s, double mean);
+void ptb_sweep_feed(struct ptb_sweep *s, int id, double value);
 void ptb_sweep_free(struct ptb_sweep *s);
 
 #endif

@@ -6,8 +6,9 @@
  * - it has a value when its status is ok or unstable;
  * - it is derived when it names the records it came from ("inputs"), or
  *   is named as a LogP record (files that left the inputs out);
- * - its figure is "mean", the paper's statistic, with the order-statistics
- *   CI of the median around it ("ci95").
+ * - its figure is "value", the median of its trials, with the CI of that
+ *   median from the trials ("ci95"); in ptbench/1 files it is "mean", the
+ *   paper's statistic of one measurement, with the CI of its timings.
  */
 #include <config.h>
 
@@ -75,21 +76,29 @@ static double ci_end(const json_t *rec, size_t i)
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
 
-static int model_samples(struct ptb_record *r)
+/* v1: the samples array; v2: the "mean" of every kept trial. */
+static int model_samples(struct ptb_record *r, int version)
 {
-	const json_t *s = json_object_get(r->json, "samples");
-	size_t n = json_array_size(s);
+	const json_t *s = json_object_get(r->json, version == 1 ? "samples" : "trials"), *e;
+	size_t n = json_array_size(s), i;
+	r->samples_are_trials = version > 1;
 	if (n == 0)
 		return 0;
 	if (!(r->samples = malloc(n * sizeof *r->samples)))
 		return -1;
-	for (size_t i = 0; i < n; i++)
-		r->samples[i] = json_number_value(json_array_get(s, i));
-	r->nsamples = (int)n;
+	json_array_foreach(s, i, e) {
+		const json_t *st = json_object_get(e, "status");
+		if (version == 1)
+			r->samples[r->nsamples++] = json_number_value(e);
+		else if (json_is_number(json_object_get(e, "mean")) &&
+			 (!strcmp(json_string_value(st), "ok") ||
+			  !strcmp(json_string_value(st), "unstable")))
+			r->samples[r->nsamples++] = ptb_jnum(e, "mean");
+	}
 	return 0;
 }
 
-static int model_record(struct ptb_record *r, const json_t *rec)
+static int model_record(struct ptb_record *r, const json_t *rec, int version)
 {
 	static const json_t *no_params;
 	if (!no_params)
@@ -104,11 +113,11 @@ static int model_record(struct ptb_record *r, const json_t *rec)
 	r->is_derived = json_is_object(json_object_get(rec, "inputs")) ||
 			ptb_logp_mechanism_of(r->bench);
 	r->is_published = json_is_string(json_object_get(rec, "source"));
-	r->value = r->has_value ? ptb_jnum(rec, "mean") : NAN;
+	r->value = r->has_value ? ptb_jnum(rec, version == 1 ? "mean" : "value") : NAN;
 	r->ci_lo = ci_end(rec, 0);
 	r->ci_hi = ci_end(rec, 1);
 	r->key = ptb_point_key(r->bench, r->params);
-	return r->key ? model_samples(r) : -1;
+	return r->key ? model_samples(r, version) : -1;
 }
 
 static int index_record(struct ptb_runfile *run, size_t i)
@@ -141,7 +150,8 @@ struct ptb_runfile *ptb_runfile_of(json_t *doc, char *err, size_t errlen)
 	struct ptb_runfile *run;
 	const json_t *results = json_object_get(doc, "results"), *rec;
 	size_t i;
-	if (ptb_run_validate(doc, err, errlen) < 0)
+	int version = ptb_run_validate(doc, err, errlen);
+	if (version < 0)
 		return NULL;
 	if (!(run = calloc(1, sizeof *run)) ||
 	    !(run->rec = calloc(json_array_size(results) + 1, sizeof *run->rec))) {
@@ -151,6 +161,7 @@ struct ptb_runfile *ptb_runfile_of(json_t *doc, char *err, size_t errlen)
 	}
 	run->doc = json_incref(doc);
 	run->status = ptb_jstr(doc, "status");
+	run->version = version;
 	run->context = json_object_get(doc, "context");
 	run->host = ptb_jstr(run->context, "host");
 	run->brand = ptb_jstr(json_object_get(run->context, "cpu"), "brand");
@@ -158,7 +169,7 @@ struct ptb_runfile *ptb_runfile_of(json_t *doc, char *err, size_t errlen)
 	run->index = json_object();
 	json_array_foreach(results, i, rec) {
 		run->n++;
-		if (!run->index || model_record(&run->rec[i], rec) < 0 || index_record(run, i) < 0) {
+		if (!run->index || model_record(&run->rec[i], rec, version) < 0 || index_record(run, i) < 0) {
 			ptb_runfile_free(run);
 			ptb_errf(err, errlen, "out of memory");
 			return NULL;

@@ -31,8 +31,12 @@ struct ptb_record {
 	bool is_published;          /* transcribed from a publication (has "source") */
 	double value;               /* the point's figure in ns; NAN without one */
 	double ci_lo, ci_hi;        /* the 95 % CI of the figure; NAN when not known */
-	double *samples;            /* per-timing values in ns, in file order */
+	/* ptbench/2: the kept trials' estimates, independent replications whose
+	 * spread includes run-to-run variation; ptbench/1: the per-timing
+	 * values of its one measurement, which share one state of the machine. */
+	double *samples;            /* in ns, in file order */
 	int nsamples;
+	bool samples_are_trials;
 };
 
 /* A result file. */
@@ -40,6 +44,7 @@ struct ptb_runfile {
 	json_t *doc;                /* the whole document (owned) */
 	const char *path;           /* as given; NULL for a document in memory */
 	const char *status;         /* complete, interrupted, running */
+	int version;                /* of the schema: 1 or 2 */
 	const json_t *context;
 	const char *host, *brand, *date;   /* NULL when absent */
 	size_t n;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Result files on disk (schema "ptbench/1", docs/design.md): a new run
+ * Result files on disk (schema "ptbench/2", docs/design.md): a new run
  * document, its text, writing it atomically, and reading a file back
  * validated.
  */
@@ -11,7 +11,9 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#define PTB_SCHEMA "ptbench/1"
+/* Written: version 2, whose points are made of trials.  Read: both. */
+#define PTB_SCHEMA    "ptbench/2"
+#define PTB_SCHEMA_V1 "ptbench/1"
 
 /* { schema, version, status: "running", context, results: [] }.  Takes
  * over the reference to context. */

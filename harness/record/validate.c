@@ -99,7 +99,8 @@ static int members(struct check *c, const json_t *v, const char *name, enum kind
 	return 0;
 }
 
-/* The fields of a measured point's record, in file order. */
+/* The fields of a measured point's record in ptbench/1, and of one trial
+ * in ptbench/2 (where a trial's "mean" is its estimate), in file order. */
 static const struct field_rule {
 	const char *key;
 	enum kind kind;
@@ -121,6 +122,26 @@ static const struct field_rule {
 	{ "binding",    K_OBJECT,  OPTIONAL },
 	{ "notes",      K_OBJECT,  OPTIONAL },
 	{ "samples",    K_ARRAY,   SAMPLED },
+}, point_fields[] = {
+	/* key                kind       need */
+	{ "per",              K_STRING,  OPTIONAL },
+	{ "value",            K_NUMBER,  MEASURED },
+	{ "ci95",             K_ARRAY,   OPTIONAL },
+	{ "ci_level",         K_NUMBER,  OPTIONAL },
+	{ "ci_halfwidth_pct", K_NUMBER,  OPTIONAL },
+	{ "ntrials",          K_NUMBER,  OPTIONAL },
+	{ "stop",             K_STRING,  OPTIONAL },
+	{ "modes",            K_ARRAY,   OPTIONAL },
+	{ "binding",          K_OBJECT,  OPTIONAL },
+	{ "notes",            K_OBJECT,  OPTIONAL },
+	{ "trials",           K_ARRAY,   SAMPLED },
+}, trial_fields[] = {
+	/* key                kind       need */
+	{ "status",           K_STRING,  ALWAYS },
+	{ "reason",           K_STRING,  OPTIONAL },
+	{ "worker",           K_NUMBER,  OPTIONAL },
+	{ "round",            K_NUMBER,  OPTIONAL },
+	{ "elapsed_s",        K_NUMBER,  OPTIONAL },
 }, logp_fields[] = {
 	/* key          kind       need */
 	{ "o_s",        K_NUMBER,  OPTIONAL },
@@ -166,16 +187,14 @@ static int samples_in_range(struct check *c, const json_t *samples)
 	return 0;
 }
 
+/* The within-trial measurement: a ptbench/1 point, or a ptbench/2 trial. */
 static int check_measured(struct check *c, const json_t *rec, enum origin origin)
 {
 	const json_t *ci = json_object_get(rec, "ci95");
 	const json_t *bind = json_object_get(rec, "binding");
-	const json_t *unit = json_object_get(rec, "unit");
 	if (fields(c, rec, measured_fields, sizeof measured_fields / sizeof *measured_fields,
 		   origin) < 0)
 		return -1;
-	if (json_is_string(unit) && strcmp(json_string_value(unit), "ns"))
-		return bad(c, "unit '%.20s' is not ns", json_string_value(unit));
 	if (json_is_array(ci) && json_array_size(ci) != 2)
 		return bad(c, "field 'ci95' is not a pair");
 	if (members(c, ci, "ci95", K_NUMBER, true) < 0 ||
@@ -188,7 +207,55 @@ static int check_measured(struct check *c, const json_t *rec, enum origin origin
 	return members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true);
 }
 
-static int check_record(struct check *c, const json_t *rec)
+static bool status_has_value(const char *status)
+{
+	return !strcmp(status, "ok") || !strcmp(status, "unstable");
+}
+
+static int check_trial(struct check *c, const json_t *t, size_t i)
+{
+	char where[sizeof c->where];
+	snprintf(where, sizeof where, "%s", c->where);
+	snprintf(c->where, sizeof c->where, "%.30s.trials[%zu]", where, i);
+	if (!json_is_object(t))
+		return bad(c, "not an object");
+	if (fields(c, t, trial_fields, sizeof trial_fields / sizeof *trial_fields, NO_VALUE) < 0)
+		return -1;
+	const char *status = json_string_value(json_object_get(t, "status"));
+	if (check_status(c, status) < 0 ||
+	    check_measured(c, t, status_has_value(status) ? SAMPLES : NO_VALUE) < 0)
+		return -1;
+	snprintf(c->where, sizeof c->where, "%s", where);
+	return 0;
+}
+
+/* A ptbench/2 point: its value and CI from trials, and the trials. */
+static int check_point(struct check *c, const json_t *rec, enum origin origin)
+{
+	const json_t *ci = json_object_get(rec, "ci95"), *t;
+	const json_t *bind = json_object_get(rec, "binding");
+	size_t i;
+	if (fields(c, rec, point_fields, sizeof point_fields / sizeof *point_fields, origin) < 0)
+		return -1;
+	if (json_is_array(ci) && json_array_size(ci) != 2)
+		return bad(c, "field 'ci95' is not a pair");
+	if (members(c, ci, "ci95", K_NUMBER, true) < 0 ||
+	    members(c, json_object_get(rec, "modes"), "modes", K_OBJECT, false) < 0 ||
+	    field(c, bind, "main", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
+	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
+	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0 ||
+	    members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true) < 0)
+		return -1;
+	double v = json_number_value(json_object_get(rec, "value"));
+	if (origin != NO_VALUE && !(v >= 0 && v <= PTB_SAMPLE_MAX_NS))
+		return bad(c, "value %g is not a duration in [0, %g] ns", v, PTB_SAMPLE_MAX_NS);
+	json_array_foreach(json_object_get(rec, "trials"), i, t)
+		if (check_trial(c, t, i) < 0)
+			return -1;
+	return 0;
+}
+
+static int check_record(struct check *c, const json_t *rec, int version)
 {
 	if (!json_is_object(rec))
 		return bad(c, "not an object");
@@ -207,9 +274,12 @@ static int check_record(struct check *c, const json_t *rec)
 	if (!strncmp(bench, "logp.", 5))
 		return fields(c, rec, logp_fields, sizeof logp_fields / sizeof *logp_fields, NO_VALUE) < 0
 			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
-	bool valued = !strcmp(status, "ok") || !strcmp(status, "unstable");
-	return check_measured(c, rec, !valued ? NO_VALUE
-				      : json_object_get(rec, "source") ? PUBLISHED : SAMPLES);
+	enum origin origin = !status_has_value(status) ? NO_VALUE
+			     : json_object_get(rec, "source") ? PUBLISHED : SAMPLES;
+	const json_t *unit = json_object_get(rec, "unit");
+	if (json_is_string(unit) && strcmp(json_string_value(unit), "ns"))
+		return bad(c, "unit '%.20s' is not ns", json_string_value(unit));
+	return version == 1 ? check_measured(c, rec, origin) : check_point(c, rec, origin);
 }
 
 static int check_context(struct check *c, const json_t *ctx)
@@ -222,16 +292,22 @@ static int check_context(struct check *c, const json_t *ctx)
 	return field(c, json_object_get(ctx, "cpu"), "brand", K_STRING, ALWAYS, NO_VALUE);
 }
 
+/* The schema's version: 1 or 2, or -1 after saying why. */
 static int check_header(struct check *c, const json_t *run)
 {
 	const json_t *schema = json_object_get(run, "schema");
 	const char *status = json_string_value(json_object_get(run, "status"));
+	int version = 0;
 	if (!json_is_object(run))
-		return bad(c, "not a %s result file (not a JSON object)", PTB_SCHEMA);
+		return bad(c, "not a ptbench result file (not a JSON object)");
 	if (!schema)
-		return bad(c, "not a %s result file (no schema)", PTB_SCHEMA);
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), PTB_SCHEMA))
-		return bad(c, "not a %s result file (schema %s)", PTB_SCHEMA,
+		return bad(c, "not a ptbench result file (no schema)");
+	if (json_is_string(schema) && !strcmp(json_string_value(schema), PTB_SCHEMA_V1))
+		version = 1;
+	if (json_is_string(schema) && !strcmp(json_string_value(schema), PTB_SCHEMA))
+		version = 2;
+	if (!version)
+		return bad(c, "not a %s or %s result file (schema %.40s)", PTB_SCHEMA_V1, PTB_SCHEMA,
 			   json_is_string(schema) ? json_string_value(schema) : "is not a string");
 	if (field(c, run, "status", K_STRING, ALWAYS, NO_VALUE) < 0 ||
 	    field(c, run, "version", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
@@ -240,7 +316,7 @@ static int check_header(struct check *c, const json_t *run)
 		return -1;
 	for (size_t i = 0; i < sizeof run_statuses / sizeof *run_statuses; i++)
 		if (!strcmp(status, run_statuses[i]))
-			return 0;
+			return version;
 	return bad(c, "status '%.40s' is not one of complete, interrupted, running", status);
 }
 
@@ -249,13 +325,14 @@ int ptb_run_validate(const json_t *run, char *err, size_t errlen)
 	struct check c = { err, errlen, "" };
 	const json_t *rec;
 	size_t i;
-	if (check_header(&c, run) < 0 || check_context(&c, json_object_get(run, "context")) < 0)
+	int version = check_header(&c, run);
+	if (version < 0 || check_context(&c, json_object_get(run, "context")) < 0)
 		return -1;
 	json_array_foreach(json_object_get(run, "results"), i, rec) {
 		snprintf(c.where, sizeof c.where, "results[%zu]", i);
-		if (check_record(&c, rec) < 0)
+		if (check_record(&c, rec, version) < 0)
 			return -1;
 	}
-	return 0;
+	return version;
 }
 

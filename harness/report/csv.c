@@ -7,6 +7,8 @@
  */
 #include <config.h>
 
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "record/model.h"
@@ -26,12 +28,15 @@ static const struct column {
 	{ "status",           "status",     NULL,      -1 },
 	{ "reason",           "reason",     NULL,      -1 },
 	{ "per",              "per",        NULL,      -1 },
+	{ "value_ns",         NULL,         NULL,      -1 },
+	{ "ci95_lo_ns",       "ci95",       NULL,       0 },
+	{ "ci95_hi_ns",       "ci95",       NULL,       1 },
+	{ "ci_halfwidth_pct", "ci_halfwidth_pct", NULL, -1 },
+	{ "trials",           "ntrials",    NULL,      -1 },
 	{ "mean_ns",          "mean",       NULL,      -1 },
 	{ "sd_ns",            "sd",         NULL,      -1 },
 	{ "cv_pct",           "cv_pct",     NULL,      -1 },
 	{ "median_ns",        "median",     NULL,      -1 },
-	{ "ci95_lo_ns",       "ci95",       NULL,       0 },
-	{ "ci95_hi_ns",       "ci95",       NULL,       1 },
 	{ "min_ns",           "min",        NULL,      -1 },
 	{ "max_ns",           "max",        NULL,      -1 },
 	{ "outliers",         "outliers",   NULL,      -1 },
@@ -47,8 +52,17 @@ static const struct column {
 	{ "g_ns",             "g",          NULL,      -1 },
 };
 
-static void cell(char *buf, size_t len, const json_t *rec, const struct column *c)
+/* A column without a field is the point's figure as the model reads it:
+ * a ptbench/2 value, or a ptbench/1 mean. */
+static void cell(char *buf, size_t len, const struct ptb_record *r, const struct column *c)
 {
+	const json_t *rec = r->json;
+	if (!c->field) {
+		json_t *value = r->has_value && isfinite(r->value) ? json_real(r->value) : NULL;
+		ptb_fmt_jnum(buf, len, value);
+		json_decref(value);
+		return;
+	}
 	const json_t *v = json_object_get(rec, c->field);
 	if (c->sub)
 		v = json_object_get(v, c->sub);
@@ -75,7 +89,7 @@ void ptb_report_csv(FILE *out, const struct ptb_runfile *run)
 		for (size_t c = 0; c < ncol; c++) {
 			if (c)
 				fputc(',', out);
-			cell(buf, sizeof buf, run->rec[i].json, &columns[c]);
+			cell(buf, sizeof buf, &run->rec[i], &columns[c]);
 			ptb_csv_field(out, buf);
 		}
 		fputc('\n', out);

@@ -25,6 +25,7 @@
 #include "record/model.h"
 #include "report/format.h"
 #include "report/report.h"
+#include "stats/stats.h"
 
 static void set_num(json_t *o, const char *key, double v)
 {
@@ -88,20 +89,40 @@ static void times(json_t *e, double iterations, double ns, const char *label)
 		json_object_set_new(e, "label", json_string(label));
 }
 
+/* Google Benchmark's aggregates, over the repetitions: a ptbench/2
+ * point's trials, or a ptbench/1 point's timings (whose record holds
+ * them already). */
+static double stat_mean(const struct ptb_stats *s)   { return s->mean; }
+static double stat_median(const struct ptb_stats *s) { return s->median; }
+static double stat_sd(const struct ptb_stats *s)     { return s->sd; }
+
 static const struct {
-	const char *name;       /* aggregate_name */
-	const char *field;      /* of the record */
+	const char *name;                          /* aggregate_name */
+	double (*of)(const struct ptb_stats *s);
+	const char *v1_field;
 } aggregates[] = {
-	/* name       field */
-	{ "mean",     "mean" },
-	{ "median",   "median" },
-	{ "stddev",   "sd" },
+	/* name       statistic    ptbench/1 field */
+	{ "mean",     stat_mean,   "mean" },
+	{ "median",   stat_median, "median" },
+	{ "stddev",   stat_sd,     "sd" },
 };
+
+/* A repetition's iterations: its trial's, or the point's. */
+static double repetition_iterations(const struct ptb_record *r, size_t i)
+{
+	const json_t *trials = json_object_get(r->json, "trials"), *t;
+	size_t k, kept = 0;
+	if (!r->samples_are_trials)
+		return ptb_jnum(r->json, "iterations");
+	json_array_foreach(trials, k, t)
+		if (json_is_number(json_object_get(t, "mean")) && kept++ == i)
+			return ptb_jnum(t, "iterations");
+	return NAN;
+}
 
 static void point(json_t *out, const struct ptb_record *r, int family, int instance)
 {
 	char name[512], params[400];
-	const json_t *rec = r->json;
 	const char *label = r->status == PTB_UNSTABLE ? "unstable" : NULL;
 	size_t n = (size_t)r->nsamples;
 
@@ -114,9 +135,12 @@ static void point(json_t *out, const struct ptb_record *r, int family, int insta
 		json_t *e = entry(name, name, family, instance, "iteration", n);
 		json_object_set_new(e, "repetition_index", json_integer((json_int_t)i));
 		json_object_set_new(e, "threads", json_integer(1));
-		times(e, ptb_jnum(rec, "iterations"), r->samples[i], label);
+		times(e, repetition_iterations(r, i), r->samples[i], label);
 		json_array_append_new(out, e);
 	}
+	struct ptb_stats st = { 0 };
+	if (n)
+		ptb_stats_compute(r->samples, (int)n, &st);
 	for (size_t a = 0; a < sizeof aggregates / sizeof *aggregates; a++) {
 		char aname[540];
 		snprintf(aname, sizeof aname, "%s_%s", name, aggregates[a].name);
@@ -125,7 +149,8 @@ static void point(json_t *out, const struct ptb_record *r, int family, int insta
 		json_object_set_new(e, "aggregate_name", json_string(aggregates[a].name));
 		json_object_set_new(e, "aggregate_unit", json_string("time"));
 		/* Google Benchmark counts an aggregate's repetitions as its iterations. */
-		times(e, (double)n, ptb_jnum(rec, aggregates[a].field), label);
+		times(e, (double)n, !r->samples_are_trials ? ptb_jnum(r->json, aggregates[a].v1_field)
+				    : n ? aggregates[a].of(&st) : NAN, label);
 		json_array_append_new(out, e);
 	}
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The table reporter: a run laid out like Table 1 of the founding paper --
- * one row per point in the paper's order (report/rows.c), the mean in µs,
- * "N/A" where the machine cannot run a test -- followed by the derived
+ * one row per point in the paper's order (report/rows.c), the value in µs
+ * with the half-width of its 95 % CI over trials ("2.39 ±4 %"), "N/A"
+ * where the machine cannot run a test -- followed by the derived
  * LogP parameters.  Everything a number needs to be read correctly is in a
  * numbered footnote: why a cell is N/A, why a value is marked unstable
  * ("*"), how a row differs from the paper's test, the figures a benchmark
@@ -88,13 +89,17 @@ static void notes_text(char *buf, size_t len, const json_t *notes)
 static void status_note(char *buf, size_t len, const struct ptb_record *r)
 {
 	buf[0] = 0;
-	if (r->status == PTB_UNSTABLE) {
+	if (r->status == PTB_UNSTABLE && r->samples_are_trials) {
+		snprintf(buf, len, "unstable: %s", r->reason ? r->reason : "the CI is wider than the target");
+	} else if (r->status == PTB_UNSTABLE) {
 		double cv = ptb_jnum(r->json, "cv_pct");
 		snprintf(buf, len, "unstable: stopped at %s", ptb_jstr(r->json, "stop") ?: "a limit");
 		if (isfinite(cv))
 			ptb_appendf(buf, len, ", cv %.1f %%", cv);
 		if (r->reason)
 			ptb_appendf(buf, len, "; %s", r->reason);
+	} else if (r->status == PTB_OK && r->reason) {
+		snprintf(buf, len, "%s", r->reason);    /* two modes */
 	} else if (r->status != PTB_OK) {
 		bool na = r->status == PTB_NA;
 		if (r->reason)
@@ -142,12 +147,26 @@ static void text_cells(struct ptb_grid *g, int y, const struct line *l, struct p
 	}
 }
 
+/* The value in µs and, for a value from trials, its CI's half-width:
+ * "2.39 ±4 %", "±<1 %" below one percent. */
+static void value_text(char *buf, size_t len, const struct ptb_record *r)
+{
+	double hw = ptb_jnum(r->json, "ci_halfwidth_pct");
+	ptb_fmt_us(buf, len, r->value);
+	if (!r->samples_are_trials || !isfinite(hw))
+		return;
+	if (hw < 1)
+		ptb_appendf(buf, len, " \u00b1<1 %%");
+	else
+		ptb_appendf(buf, len, " \u00b1%.0f %%", hw);
+}
+
 static void point_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
 {
 	char value[64], marks[64];
 	text_cells(g, y, l, fn);
 	if (l->rec->has_value)
-		ptb_fmt_us(value, sizeof value, l->rec->value);
+		value_text(value, sizeof value, l->rec);
 	else
 		snprintf(value, sizeof value, "%s", no_value(l->rec));
 	ptb_grid_set(g, y, 2, *value ? value : "-");
@@ -224,8 +243,13 @@ static void header(FILE *out, const struct ptb_runfile *run)
 		fprintf(out, "Date: %s\n", run->date);
 	if (source)
 		fprintf(out, "Mean time of one operation in µs, from %s\n", source);
-	else
+	else if (run->version == 1)
 		fprintf(out, "Mean time of one operation in µs, measured by ptbench %s\n",
+			ptb_jstr(run->doc, "version") ?: "?");
+	else
+		fprintf(out, "Time of one operation in µs, measured by ptbench %s: the median of "
+			"independent trials\n(each the mean of many operations), \u00b1 the "
+			"half-width of its 95 %% confidence interval\n",
 			ptb_jstr(run->doc, "version") ?: "?");
 	if (strcmp(run->status, "complete"))
 		fprintf(out, "Run %s: only the points that finished are shown\n", run->status);

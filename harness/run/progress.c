@@ -30,16 +30,17 @@ void ptb_progress_done(int done, const json_t *rec)
 	bool tty = isatty(STDERR_FILENO);
 	point_name(rec, what, sizeof what);
 	if (!strcmp(st, "ok") || !strcmp(st, "unstable"))
-		fprintf(stderr, "%s[%d] %-48s %12.1f ns  %s%s", tty ? "\r\033[K" : "", done,
-			what, json_number_value(json_object_get(rec, "mean")), st, tty ? "" : "\n");
+		fprintf(stderr, "%s[%d] %-48s %12.1f ns +-%.1f %%  %s%s", tty ? "\r\033[K" : "",
+			done, what, json_number_value(json_object_get(rec, "value")),
+			json_number_value(json_object_get(rec, "ci_halfwidth_pct")), st, tty ? "" : "\n");
 	else
 		fprintf(stderr, "%s[%d] %-48s %s: %s%s", tty ? "\r\033[K" : "", done, what, st,
 			json_string_value(json_object_get(rec, "reason")) ?: "", tty ? "" : "\n");
 	fflush(stderr);
 }
 
-/* On a terminal the live line names the point being measured. */
-void ptb_progress_begin(int done, const char *bench, const json_t *params)
+/* On a terminal the live line names the round and the point measured. */
+void ptb_progress_trial(int done, int round, const char *bench, const json_t *params)
 {
 	char what[256];
 	json_t *rec;
@@ -48,7 +49,7 @@ void ptb_progress_begin(int done, const char *bench, const json_t *params)
 	rec = json_pack("{s:s,s:O}", "bench", bench, "params", params);
 	point_name(rec, what, sizeof what);
 	json_decref(rec);
-	fprintf(stderr, "\r\033[K[%d] %-48s measuring...", done + 1, what);
+	fprintf(stderr, "\r\033[K[%d done, round %d] %-48s", done, round, what);
 	fflush(stderr);
 }
 

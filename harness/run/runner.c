@@ -2,12 +2,12 @@
 /*
  * Running a suite (docs/design.md, section 3).  The runner selects the
  * benchmarks and checks every input before anything runs, so bad input
- * never leaves a file behind.  Then each benchmark runs in a forked child
- * under a watchdog (supervise.c, child.c); every record it sends is
- * appended to the run and the result file rewritten atomically, so a
- * hang, a crash or an interrupt loses nothing that finished.  At the end
- * the derived records follow the measured ones and a reporter prints the
- * run.
+ * never leaves a file behind.  Then every point is measured as trials in
+ * worker processes, interleaved in randomized rounds (schedule.c); every
+ * finished point is appended to the run and the result file rewritten
+ * atomically, so a hang, a crash or an interrupt loses nothing that
+ * finished.  At the end the derived records follow the measured ones and
+ * a reporter prints the run.
  */
 #include "config.h"
 
@@ -27,6 +27,7 @@
 #include "record/runfile.h"
 #include "run/runner.h"
 #include "run/suite.h"
+#include "run/worker.h"
 #include "text/text.h"
 
 volatile sig_atomic_t ptb_run_interrupted;
@@ -74,6 +75,23 @@ static int check_out_path(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/* The context's "harness" object: how a trial measures and how trials
+ * make a point. */
+static json_t *trials_json(const struct ptb_run_opts *o)
+{
+	json_t *h = ptb_limits_json(&o->limits);
+	json_t *t = json_pack("{s:i, s:f, s:f, s:f, s:I, s:s}", "min_trials", o->min_trials,
+			      "target_pct", o->target_pct, "point_budget_s", o->point_budget_s,
+			      "timeout_s", o->timeout_s, "seed", (json_int_t)o->seed,
+			      "ci", "order statistics of the trials' median");
+	if (o->trials > 0)
+		json_object_set_new(t, "trials", json_integer(o->trials));
+	if (o->run_budget_s > 0)
+		json_object_set_new(t, "run_budget_s", json_real(o->run_budget_s));
+	json_object_set_new(h, "trials", t);
+	return h;
+}
+
 static void save(struct ptb_run_state *rs)
 {
 	char err[512];
@@ -102,6 +120,7 @@ static void install_signals(void)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);    /* a dead child's pipe is an error, not a signal */
 }
 
@@ -151,14 +170,13 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 		snprintf(path, sizeof path, "%s", o->out_path);
 	else
 		default_path(&sys, path, sizeof path);
-	struct ptb_run_state rs = { o, ptb_run_new(ptb_context_json(&sys, ptb_limits_json(&o->limits),
+	struct ptb_run_state rs = { o, ptb_run_new(ptb_context_json(&sys, trials_json(o),
 								   o->command)),
 				path, 0, 0, false };
+	struct ptb_side side = { "", o->program, NULL };
 	install_signals();
 	save(&rs);
-	for (int i = 0; i < n && !ptb_run_interrupted; i++)
-		if (jobs[i].b)
-			ptb_run_bench(&rs, &sys, &jobs[i]);
+	ptb_schedule_run(&rs, jobs, n, &side);
 	finish(&rs);
 	struct ptb_runfile *model = ptb_runfile_of(rs.run, err, sizeof err);
 	if (model)

@@ -84,3 +84,12 @@ struct ptb_sweep *ptb_job_sweep(const struct ptb_job *job)
 			     PTB_SWEEP_POINTS, err, sizeof err);
 }
 
+
+json_t *ptb_params_json(const struct ptb_bench *b, const char *const *values)
+{
+	json_t *o = json_object();
+	for (int i = 0; b->params && b->params[i].name && i < PTB_MAX_PARAMS; i++)
+		if (values[i])
+			json_object_set_new(o, b->params[i].name, json_string(values[i]));
+	return o;
+}

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Internal to run/: the pieces of a run in progress, shared by the runner
- * (run/runner.c), the selection (select.c), the process that measures a
- * benchmark (child.c), its supervision (supervise.c) and the progress line
+ * (run/runner.c), the selection (select.c), the trials' schedule
+ * (schedule.c), the workers (worker.c, workers.c) and the progress line
  * (progress.c).
  */
 #ifndef PTB_RUN_SUITE_H
@@ -49,19 +49,15 @@ struct ptb_sweep *ptb_job_sweep(const struct ptb_job *job);
 
 /* A finished record joins the run, which is saved at once (runner.c). */
 void ptb_run_add(struct ptb_run_state *rs, json_t *rec);
-/* One benchmark in its own process, under the watchdog (supervise.c). */
-void ptb_run_bench(struct ptb_run_state *rs, const struct ptb_system *sys,
-		   const struct ptb_job *job);
-/* The child's life (child.c); it never returns. */
-void ptb_child_main(const struct ptb_run_opts *o, const struct ptb_system *sys,
-		    const struct ptb_job *job, int out, int in) __attribute__((noreturn));
-/* A record's params from the sweep's values, and a record's figure (NAN
- * when it has none), shared by the child and the parent's mirror sweep. */
+struct ptb_side;
+/* Every point of the jobs, as trials in randomized rounds (schedule.c). */
+void ptb_schedule_run(struct ptb_run_state *rs, struct ptb_job *jobs, int njobs,
+		      const struct ptb_side *side);
+/* A record's params from a sweep's values. */
 json_t *ptb_params_json(const struct ptb_bench *b, const char *const *values);
-double ptb_record_mean(const json_t *rec);
 
 /* The progress line (progress.c). */
-void ptb_progress_begin(int done, const char *bench, const json_t *params);
+void ptb_progress_trial(int done, int round, const char *bench, const json_t *params);
 void ptb_progress_done(int done, const json_t *rec);
 void ptb_progress_end(void);
 

@@ -1,0 +1,279 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trials of a run (docs/design.md, "Trials").  Every selected point is
+ * measured as independent trials, each in a worker process; the trials of
+ * all points run in randomized rounds -- every round visits each unfinished
+ * point once, in a fresh order drawn from the run's seed -- one trial at a
+ * time, so that a slow stretch of the host falls a little on many points
+ * and never wholly on one.  A round is served by one worker process, so a
+ * point's trials come from as many processes as it had rounds.  A point
+ * stops when the CI of its trials is narrow enough, or its share of the
+ * time is spent; points of an adaptive sweep join the rounds as their
+ * neighbours finish.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/record.h"
+#include "run/suite.h"
+#include "run/worker.h"
+#include "stats/random.h"
+#include "stats/trials.h"
+
+#define MAX_TRIALS 200           /* a point this fast has long met any target */
+#define FAILURES_IN_ROW 2        /* lost trials in a row that fail a point */
+
+struct tpoint {
+	int job, sweep_id;
+	json_t *params;
+	json_t *trials;              /* every trial, kept or lost, in order */
+	double *est;                 /* estimates of the kept trials */
+	int n, cap;
+	int lost_in_row;
+	double spent_s;
+	bool finished;
+	enum ptb_status fail_status; /* PTB_OK, or why the point failed */
+	char fail_reason[256];
+};
+
+struct sched {
+	struct ptb_run_state *rs;
+	struct ptb_job *jobs;
+	int njobs;
+	struct ptb_sweep **sweeps;
+	struct tpoint *pts;
+	int npts, cap;
+	struct ptb_rng rng;
+	struct ptb_side side;
+	struct ptb_worker worker;
+	int round;
+};
+
+/* ---- points ------------------------------------------------------------- */
+
+static int add_point(struct sched *s, int job, int id, const char *const *values)
+{
+	if (s->npts == s->cap) {
+		int cap = s->cap ? 2 * s->cap : 32;
+		struct tpoint *p = realloc(s->pts, (size_t)cap * sizeof *p);
+		if (!p)
+			return -1;
+		s->pts = p;
+		s->cap = cap;
+	}
+	s->pts[s->npts++] = (struct tpoint){
+		.job = job, .sweep_id = id, .trials = json_array(),
+		.params = ptb_params_json(s->jobs[job].b, values),
+	};
+	return 0;
+}
+
+/* Points whose sweep can name them now join the rounds. */
+static void collect(struct sched *s)
+{
+	const char *values[PTB_MAX_PARAMS];
+	int id;
+	for (int j = 0; j < s->njobs; j++)
+		while (s->sweeps[j] && ptb_sweep_next(s->sweeps[j], values, &id) == PTB_SWEEP_POINT)
+			if (add_point(s, j, id, values) < 0)
+				return;
+}
+
+/* The time a point may take: its share of the run's budget, or the
+ * per-point default. */
+static double share_s(const struct sched *s)
+{
+	const struct ptb_run_opts *o = s->rs->o;
+	if (o->run_budget_s > 0)
+		return o->run_budget_s / (s->npts > 0 ? s->npts : 1);
+	return o->point_budget_s;
+}
+
+static const char *stop_reason(const struct sched *s, const struct tpoint *pt,
+			       const struct ptb_trials_summary *sum)
+{
+	const struct ptb_run_opts *o = s->rs->o;
+	if (o->trials > 0)
+		return pt->n >= o->trials ? "trials" : NULL;
+	if (pt->n >= MAX_TRIALS)
+		return "max_trials";
+	if (pt->n < o->min_trials)
+		return NULL;
+	if (sum->halfwidth_pct <= o->target_pct)
+		return "ci";
+	return pt->spent_s >= share_s(s) ? "budget" : NULL;
+}
+
+static void finish(struct sched *s, struct tpoint *pt, const char *stop)
+{
+	const struct ptb_job *job = &s->jobs[pt->job];
+	json_t *rec = ptb_point_record(job->b, pt->params, pt->trials, pt->est, pt->n, stop,
+				       s->rs->o->target_pct, pt->fail_status, pt->fail_reason);
+	pt->finished = true;
+	pt->params = NULL;
+	pt->trials = NULL;
+	if (s->sweeps[pt->job])
+		ptb_sweep_feed(s->sweeps[pt->job], pt->sweep_id,
+			       ptb_record_value(rec));
+	ptb_run_add(s->rs, rec);
+}
+
+/* ---- one trial ---------------------------------------------------------- */
+
+static json_t *request(const struct sched *s, const struct tpoint *pt)
+{
+	const struct ptb_run_opts *o = s->rs->o;
+	return json_pack("{s:s, s:O, s:o, s:b}", "bench", s->jobs[pt->job].b->name,
+			 "params", pt->params, "limits", ptb_limits_json(&o->limits),
+			 "quick", o->quick);
+}
+
+static void keep_estimate(struct tpoint *pt, double x)
+{
+	if (pt->n == pt->cap) {
+		int cap = pt->cap ? 2 * pt->cap : 16;
+		double *e = realloc(pt->est, (size_t)cap * sizeof *e);
+		if (!e)
+			return;
+		pt->est = e;
+		pt->cap = cap;
+	}
+	pt->est[pt->n++] = x;
+}
+
+/* A trial's record joins the point; its status may end the point. */
+static void take_trial(struct tpoint *pt, json_t *rec, int round)
+{
+	const char *st = json_string_value(json_object_get(rec, "status"));
+	double mean = json_number_value(json_object_get(rec, "mean"));
+	ptb_trial_trim(rec, round);
+	json_array_append_new(pt->trials, rec);
+	pt->lost_in_row = 0;
+	if (st && (!strcmp(st, "ok") || !strcmp(st, "unstable")) && isfinite(mean)) {
+		keep_estimate(pt, mean);
+		return;
+	}
+	/* na and error come from the benchmark or the machine: the next trial
+	 * would say the same. */
+	pt->fail_status = st && !strcmp(st, "na") ? PTB_NA : PTB_ERROR;
+	snprintf(pt->fail_reason, sizeof pt->fail_reason, "%s",
+		 json_string_value(json_object_get(rec, "reason")) ?: "the trial failed");
+}
+
+static void lose_trial(struct tpoint *pt, const char *why, int round, bool timeout)
+{
+	json_array_append_new(pt->trials, ptb_lost_trial(timeout ? PTB_TIMEOUT : PTB_CRASHED,
+							 why, round));
+	if (++pt->lost_in_row >= FAILURES_IN_ROW) {
+		pt->fail_status = timeout ? PTB_TIMEOUT : PTB_CRASHED;
+		snprintf(pt->fail_reason, sizeof pt->fail_reason, "%d trials in a row lost: %s",
+			 FAILURES_IN_ROW, why);
+	}
+}
+
+static void run_trial(struct sched *s, struct tpoint *pt)
+{
+	const struct ptb_run_opts *o = s->rs->o;
+	char why[200];
+	json_t *answer = NULL;
+	enum ptb_trial_outcome out = PTB_TRIAL_FAILED;
+	double t0 = ptb_now_s();
+
+	ptb_progress_trial(s->rs->done, s->round, s->jobs[pt->job].b->name, pt->params);
+	if (s->worker.pid || ptb_worker_start(&s->worker, &s->side, why, sizeof why) == 0) {
+		json_t *req = request(s, pt);
+		out = ptb_worker_trial(&s->worker, req, o->timeout_s, &answer, why, sizeof why);
+		json_decref(req);
+	}
+	pt->spent_s += ptb_now_s() - t0;
+	if (out == PTB_TRIAL_INTERRUPTED)
+		return;
+	if (out == PTB_TRIAL_DONE)
+		take_trial(pt, answer, s->round);
+	else
+		lose_trial(pt, why, s->round, out == PTB_TRIAL_TIMEOUT);
+
+	struct ptb_trials_summary sum;
+	ptb_trials_summarize(pt->est, pt->n, &sum);
+	const char *stop = pt->fail_status != PTB_OK ? "failed" : stop_reason(s, pt, &sum);
+	if (stop)
+		finish(s, pt, stop);
+}
+
+/* ---- rounds ------------------------------------------------------------- */
+
+/* The unfinished points in this round's random order; how many. */
+static int round_order(struct sched *s, int **order)
+{
+	int n = 0;
+	if (!(*order = malloc((size_t)(s->npts ? s->npts : 1) * sizeof **order)))
+		return 0;
+	for (int i = 0; i < s->npts; i++)
+		if (!s->pts[i].finished)
+			(*order)[n++] = i;
+	ptb_rng_shuffle(&s->rng, *order, n);
+	return n;
+}
+
+static void run_round(struct sched *s)
+{
+	int *order, n = round_order(s, &order);
+	s->round++;
+	for (int k = 0; k < n && !ptb_run_interrupted; k++)
+		run_trial(s, &s->pts[order[k]]);
+	free(order);
+	/* A fresh process for every round: per-process state (addresses,
+	 * page placement, the allocator's history) varies between trials as
+	 * it does between runs. */
+	ptb_worker_stop(&s->worker);
+}
+
+/* After an interrupt, a point with trials keeps them and says so. */
+static void keep_partial(struct sched *s)
+{
+	for (int i = 0; i < s->npts; i++) {
+		struct tpoint *pt = &s->pts[i];
+		if (pt->finished || json_array_size(pt->trials) == 0)
+			continue;
+		snprintf(pt->fail_reason, sizeof pt->fail_reason, "interrupted after %d trial%s",
+			 pt->n, pt->n == 1 ? "" : "s");
+		finish(s, pt, "interrupted");
+	}
+}
+
+static bool any_unfinished(const struct sched *s)
+{
+	for (int i = 0; i < s->npts; i++)
+		if (!s->pts[i].finished)
+			return true;
+	return false;
+}
+
+void ptb_schedule_run(struct ptb_run_state *rs, struct ptb_job *jobs, int njobs,
+		      const struct ptb_side *side)
+{
+	struct sched s = { .rs = rs, .jobs = jobs, .njobs = njobs, .side = *side };
+	if (!(s.sweeps = calloc((size_t)njobs + 1, sizeof *s.sweeps)))
+		return;
+	for (int j = 0; j < njobs; j++)
+		s.sweeps[j] = jobs[j].b ? ptb_job_sweep(&jobs[j]) : NULL;
+	ptb_rng_seed(&s.rng, rs->o->seed);
+	for (collect(&s); any_unfinished(&s) && !ptb_run_interrupted; collect(&s))
+		run_round(&s);
+	ptb_worker_stop(&s.worker);
+	if (ptb_run_interrupted)
+		keep_partial(&s);
+	for (int i = 0; i < s.npts; i++) {
+		json_decref(s.pts[i].params);
+		json_decref(s.pts[i].trials);
+		free(s.pts[i].est);
+	}
+	for (int j = 0; j < njobs; j++)
+		ptb_sweep_free(s.sweeps[j]);
+	free(s.sweeps);
+	free(s.pts);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A point's figure from its independent trials.  Each trial is a whole
+ * SKaMPI measurement in a fresh process; the spread of the trials'
+ * estimates is what the next run will see, so the point's value is their
+ * median and its confidence interval is the distribution-free interval of
+ * that median from the trials' order statistics -- never from the timings
+ * inside one trial, which share one state of the machine.
+ */
+#ifndef PTB_STATS_TRIALS_H
+#define PTB_STATS_TRIALS_H
+
+#define PTB_MAX_MODES 2
+
+struct ptb_mode {
+	double value;     /* median of the trials in this mode */
+	int n;            /* how many trials */
+};
+
+struct ptb_trials_summary {
+	int n;
+	double value;             /* median of the estimates */
+	double ci_lo, ci_hi;      /* CI of the median, by order statistics */
+	double coverage;          /* its exact coverage (>= 0.95 from 6 trials on) */
+	double halfwidth_pct;     /* (ci_hi - ci_lo) / 2 as % of value */
+	int nmodes;               /* 1, or 2 when the trials clearly split */
+	struct ptb_mode modes[PTB_MAX_MODES];
+};
+
+/* The exact coverage of the interval [x(lo), x(hi)] (0-based ranks of n
+ * sorted values) for the median: 1 - 2 P(B <= lo), B ~ Binomial(n, 1/2),
+ * for the symmetric intervals ptb_median_ci_ranks gives. */
+double ptb_median_ci_coverage(int n, int lo);
+
+/* Summarize n > 0 estimates (not modified). */
+void ptb_trials_summarize(const double *est, int n, struct ptb_trials_summary *s);
+
+/* Whether the estimates form two clearly separated groups: a gap in the
+ * sorted log values that splits them into at least `min_side` on each side
+ * and is at least `factor` times the widest spread inside either group,
+ * and at least 20 % of the value.  Fills two modes when so. */
+int ptb_trials_modes(const double *sorted, int n, int min_side, double factor,
+		     struct ptb_mode modes[PTB_MAX_MODES]);
+
+#endif
