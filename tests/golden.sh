@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: MIT
-# Golden output: the four reporters on the fixed run tests/data/run-golden.json
-# (ok, unstable and N/A points, shared and distinct N/A reasons, a numeric
-# variable, placements, a benchmark the paper lacks, one nobody knows, a
-# timeout and LogP records), compared byte for byte with
-# tests/data/golden.{table,csv,json,gbench.json}.
+# Golden output: the four reporters on the fixed ptbench/1 run
+# tests/data/run-golden.json (ok, unstable and N/A points, shared and
+# distinct N/A reasons, a numeric variable, placements, a benchmark the
+# paper lacks, one nobody knows, a timeout and LogP records), compared byte
+# for byte with tests/data/golden.{table,csv,json,gbench.json}; and on the
+# ptbench/2 run tests/data/run-golden-v2.json (points made of trials, their
+# CIs, LogP from them) with tests/data/golden-v2.*.
 #
 # After an intended change of a format, regenerate the golden files with
 #     PTB_REGEN=1 make check TESTS=tests/golden.sh
@@ -16,23 +18,28 @@ input=$TESTDATA/run-golden.json
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
+for v in 1 2; do
+	case $v in
+	1) input=$TESTDATA/run-golden.json; tag= ;;
+	2) input=$TESTDATA/run-golden-v2.json; tag=-v2 ;;
+	esac
 for fmt in table csv json gbench; do
 	case $fmt in
-	gbench) golden=$TESTDATA/golden.gbench.json ;;
-	*)      golden=$TESTDATA/golden.$fmt ;;
+	gbench) golden=$TESTDATA/golden$tag.gbench.json ;;
+	*)      golden=$TESTDATA/golden$tag.$fmt ;;
 	esac
 	if ! "$prog" "$input" $fmt >"$tmp/$fmt" 2>"$tmp/err"; then
-		not_ok "$fmt: the reporter failed: $(cat "$tmp/err")"
+		not_ok "ptbench/$v $fmt: the reporter failed: $(cat "$tmp/err")"
 	elif [ -n "$PTB_REGEN" ]; then
 		cp "$tmp/$fmt" "$golden" && ok "$fmt: regenerated $golden"
 	elif cmp -s "$golden" "$tmp/$fmt"; then
-		ok "$fmt output matches $(basename "$golden")"
+		ok "ptbench/$v $fmt output matches $(basename "$golden")"
 	else
-		not_ok "$fmt output differs from $(basename "$golden")"
+		not_ok "ptbench/$v $fmt output differs from $(basename "$golden")"
 		diff -u "$golden" "$tmp/$fmt" | sed 's/^/# /'
 	fi
 done
-
+done
 # The JSON format is the result file itself: reading it back and printing
 # it again must give the same bytes.
 "$prog" "$tmp/json" json >"$tmp/json2" 2>"$tmp/err"

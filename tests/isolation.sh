@@ -119,6 +119,21 @@ check "SIGTERM to the process group: interrupted, no point crashed" \
 	sh -c "test \"\$($JGET group.json status)\" = interrupted &&
 	       ! $JGET group.json 'results.*.status' | grep -q -e crashed -e timeout &&
 	       ! $JGET group.json 'results.*.trials.*.status' | grep -q -e crashed -e timeout"
+# The rounds' order comes from the seed: the same seed, the same order.
+order() {
+	for i in $(seq 0 $(( $($JGET "$1" 'results.#') - 1 ))); do
+		echo "$($JGET "$1" results.$i.bench) $($JGET "$1" "results.$i.trials.*.seq" | paste -sd,)"
+	done | sort
+}
+for f in 1 2 3; do
+	seed=42
+	[ $f = 3 ] && seed=43
+	"$PTBENCH_T" run -b test.crash -p k=1,3,4,5,6 $q --seed $seed -o seed$f.json >/dev/null 2>&1
+done
+check "the same --seed gives the same rounds" test "$(order seed1.json)" = "$(order seed2.json)"
+check "another seed, other rounds" test "$(order seed1.json)" != "$(order seed3.json)"
+check "the seed is recorded" test "$($JGET seed1.json context.harness.trials.seed)" = 42
+
 check "no temporary file is left" test -z "$(ls | grep -v -e '\.json$' -e '^err.txt$')"
 check "the interrupted file reads back" sh -c "'$PTBENCH' report int-INT.json --format csv >/dev/null"
 sleep 0.2

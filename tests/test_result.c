@@ -118,13 +118,13 @@ static json_t *sample_run(void)
 		json_array_append_new(trials, trial(&p, &m, i + 1));
 	}
 	json_array_append_new(results, ptb_point_record(&bench, json_pack("{s:s, s:s}",
-		"placement", "cross_core", "mutexes", "16"), trials, est, 6, "budget", 2, PTB_OK, ""));
+		"placement", "cross_core", "mutexes", "16"), trials, est, 6, "budget", 2, 0, PTB_OK, ""));
 	json_array_append_new(results, ptb_result_json_bare("mutex.test",
 		json_pack("{s:s}", "placement", "same_pu"), PTB_TIMEOUT, "no progress in 60 s"));
 	json_t *na = json_array();
 	json_array_append_new(na, ptb_result_json(&p, PTB_NA, "needs 2 cores", NULL, PTB_STOP_SD));
 	json_array_append_new(results, ptb_point_record(&bench, json_pack("{s:s}", "placement",
-		"unbound"), na, NULL, 0, "failed", 2, PTB_NA, "needs 2 cores"));
+		"unbound"), na, NULL, 0, "failed", 2, 0, PTB_NA, "needs 2 cores"));
 	json_object_set_new(run, "status", json_string("complete"));
 	return run;
 }

@@ -41,8 +41,10 @@ static const char run_usage[] =
 	"  --target PCT           stop when the CI is within +-PCT % (default 2)\n"
 	"  --min-trials N         trials before a point may stop (default 6)\n"
 	"  --trials N             exactly N trials per point\n"
-	"  --point-budget S       stop a point after S s of trials (default 2.5)\n"
-	"  --run-budget S         share S s among all points instead\n"
+	"  --point-budget S       the run's time is S s per point (default 2.5),\n"
+	"                         shared: points that need more trials get the\n"
+	"                         time that points meeting the target leave\n"
+	"  --run-budget S         the run's time is S s instead\n"
 	"  --seed N               the rounds' random order (default: drawn, recorded)\n"
 	"One trial (a SKaMPI measurement):\n"
 	"  --stop RULE            sd: sd <= PCT % of the mean (default, the paper's rule)\n"
@@ -50,7 +52,7 @@ static const char run_usage[] =
 	"                         ci: 95 % CI of the median within +-PCT % of it\n"
 	"  --max-sd PCT           the rule's PCT (default 2)\n"
 	"  --min-timings N        timings before the rule is tried (default 8)\n"
-	"  --max-timings N        stop after N timings (default 100)\n"
+	"  --max-timings N        stop after N timings (default 30)\n"
 	"  --budget S             stop after S seconds (default 0.5)\n"
 	"  --timeout S            kill a worker whose trial gives no result\n"
 	"                         within S s (default 60)\n"
@@ -190,11 +192,14 @@ int ptb_cmd_run(int argc, char **argv)
 	int first, rc;
 	*o = (struct ptb_run_opts){ .patterns = a.patterns, .assign = a.assign, .timeout_s = 60,
 				    .format = PTB_FMT_TABLE, .command = ptb_typed_command,
-				    .min_trials = 6, .target_pct = 2, .point_budget_s = 2.5,
+				    .min_trials = 10, .target_pct = 2, .point_budget_s = 2.5,
 				    .seed = drawn_seed() };
 	ptb_limits_default(&o->limits);
-	/* A trial is one of several: it need not take a lone point's time. */
+	/* A trial is one of several: it need not take a lone point's time,
+	 * and more, shorter trials beat fewer long ones when processes
+	 * differ more than timings do. */
 	o->limits.budget_s = 0.5;
+	o->limits.max_timings = 30;
 	rc = ptb_options("run", argc, argv, ":b:p:o:h", run_options, run_usage, find_quick,
 			 &o->quick, &first);
 	if (rc)

@@ -32,6 +32,7 @@ static const struct column {
 	{ "ci95_lo_ns",       "ci95",       NULL,       0 },
 	{ "ci95_hi_ns",       "ci95",       NULL,       1 },
 	{ "ci_halfwidth_pct", "ci_halfwidth_pct", NULL, -1 },
+	{ "drift_pct",        "drift_pct",  NULL,      -1 },
 	{ "trials",           "ntrials",    NULL,      -1 },
 	{ "mean_ns",          "mean",       NULL,      -1 },
 	{ "sd_ns",            "sd",         NULL,      -1 },

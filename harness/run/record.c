@@ -170,6 +170,9 @@ static void add_estimate(json_t *r, const struct ptb_trials_summary *s, const ch
 	json_object_set_new(r, "ci95", json_pack("[o, o]", num(s->ci_lo), num(s->ci_hi)));
 	json_object_set_new(r, "ci_level", num(s->coverage));
 	json_object_set_new(r, "ci_halfwidth_pct", num(s->halfwidth_pct));
+	json_object_set_new(r, "ci95_trials", json_pack("[o, o]", num(s->trials_lo),
+							num(s->trials_hi)));
+	json_object_set_new(r, "drift_pct", num(s->drift_pct));
 	json_object_set_new(r, "ntrials", json_integer(s->n));
 	json_object_set_new(r, "stop", text(stop));
 }
@@ -192,12 +195,13 @@ static void unstable_reason(char *buf, size_t len, const struct ptb_trials_summa
 
 json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *trials,
 			 const double *est, int n, const char *stop, double target_pct,
-			 enum ptb_status fail, const char *fail_reason)
+			 double drift_pct, enum ptb_status fail, const char *fail_reason)
 {
 	struct ptb_trials_summary s;
 	char reason[512] = "";
 	enum ptb_status st = fail;
 	ptb_trials_summarize(est, n, &s);
+	ptb_trials_widen(&s, drift_pct);
 	if (fail == PTB_OK && n == 0) {
 		st = PTB_ERROR;
 		snprintf(reason, sizeof reason, "%s", *fail_reason ? fail_reason : "no trial finished");

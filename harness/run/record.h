@@ -28,12 +28,13 @@ void ptb_trial_trim(json_t *trial, int round);
 json_t *ptb_lost_trial(enum ptb_status status, const char *why, int round);
 /* A point's record from its trials: the value is the median of the kept
  * trials' estimates (est, n), its CI that median's order-statistics
- * interval; status ok when the CI is within +-target_pct and its level
- * at least 95 %, else unstable with the reason.  fail (not PTB_OK) overrides: the point failed as
+ * interval widened by the run's drift (stats/trials.h); status ok when
+ * the CI is within +-target_pct and its level at least 95 %, else unstable
+ * with the reason.  fail (not PTB_OK) overrides: the point failed as
  * fail_reason says.  Takes over params and trials. */
 json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *trials,
 			 const double *est, int n, const char *stop, double target_pct,
-			 enum ptb_status fail, const char *fail_reason);
+			 double drift_pct, enum ptb_status fail, const char *fail_reason);
 /* A point record's value, NAN when it has none. */
 double ptb_record_value(const json_t *rec);
 

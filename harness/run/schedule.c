@@ -7,9 +7,11 @@
  * time, so that a slow stretch of the host falls a little on many points
  * and never wholly on one.  A round is served by one worker process, so a
  * point's trials come from as many processes as it had rounds.  A point
- * stops when the CI of its trials is narrow enough, or its share of the
- * time is spent; points of an adaptive sweep join the rounds as their
- * neighbours finish.
+ * stops when the CI of its trials is narrow enough; the run's time budget
+ * is shared, so the time that points meeting the target early leave
+ * unused goes to the points that need more trials, and when it is spent
+ * every point that has its minimum of trials stops.  Points of an adaptive
+ * sweep join the rounds as their neighbours finish.
  */
 #include "config.h"
 
@@ -32,6 +34,7 @@ struct tpoint {
 	json_t *params;
 	json_t *trials;              /* every trial, kept or lost, in order */
 	double *est;                 /* estimates of the kept trials */
+	int *est_round;              /* the round each was measured in */
 	int n, cap;
 	int lost_in_row;
 	double spent_s;
@@ -42,6 +45,7 @@ struct tpoint {
 
 struct sched {
 	struct ptb_run_state *rs;
+	double spent_s;              /* by all trials so far */
 	struct ptb_job *jobs;
 	int njobs;
 	struct ptb_sweep **sweeps;
@@ -51,6 +55,7 @@ struct sched {
 	struct ptb_side side;
 	struct ptb_worker worker;
 	int round;
+	int seq;                     /* trials begun so far */
 };
 
 /* ---- points ------------------------------------------------------------- */
@@ -83,14 +88,74 @@ static void collect(struct sched *s)
 				return;
 }
 
-/* The time a point may take: its share of the run's budget, or the
- * per-point default. */
-static double share_s(const struct sched *s)
+/* The run's time budget: as given, or a share per point known so far
+ * that can be measured here (na and failed points give theirs up). */
+static double budget_s(const struct sched *s)
 {
 	const struct ptb_run_opts *o = s->rs->o;
-	if (o->run_budget_s > 0)
-		return o->run_budget_s / (s->npts > 0 ? s->npts : 1);
-	return o->point_budget_s;
+	int measurable = 0;
+	for (int i = 0; i < s->npts; i++)
+		measurable += s->pts[i].fail_status == PTB_OK;
+	return o->run_budget_s > 0 ? o->run_budget_s : o->point_budget_s * measurable;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median_of(double *x, int n)
+{
+	qsort(x, (size_t)n, sizeof *x, cmp_double);
+	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+}
+
+/* The machine factor of one round: the median over the points measured in
+ * it of log(trial / the point's median so far); false with fewer than 3. */
+static bool round_factor(const struct sched *s, int round, const double *medians,
+			 double *work, double *factor)
+{
+	int k = 0;
+	for (int i = 0; i < s->npts; i++)
+		for (int j = 0; j < s->pts[i].n; j++)
+			if (s->pts[i].est_round[j] == round && medians[i] > 0 &&
+			    s->pts[i].est[j] > 0)
+				work[k++] = log(s->pts[i].est[j] / medians[i]);
+	if (k < 3)
+		return false;
+	*factor = median_of(work, k);
+	return true;
+}
+
+/* The run's drift so far (stats/trials.h), in % of a value. */
+static double drift_pct(const struct sched *s)
+{
+	int most = s->npts;
+	for (int i = 0; i < s->npts; i++)
+		most = s->pts[i].n > most ? s->pts[i].n : most;
+	double *medians = calloc((size_t)s->npts + 1, sizeof *medians);
+	double *work = calloc((size_t)most + 1, sizeof *work);
+	double *factors = calloc((size_t)s->round + 1, sizeof *factors), d = 0;
+	int nf = 0;
+	if (medians && work && factors) {
+		for (int i = 0; i < s->npts; i++) {
+			memcpy(work, s->pts[i].est, (size_t)s->pts[i].n * sizeof *work);
+			medians[i] = s->pts[i].n ? median_of(work, s->pts[i].n) : 0;
+		}
+		for (int r = 1; r <= s->round; r++)
+			nf += round_factor(s, r, medians, work, &factors[nf]);
+		d = ptb_drift_pct(factors, nf);
+	}
+	free(medians);
+	free(work);
+	free(factors);
+	return d;
+}
+
+static bool budget_spent(const struct sched *s)
+{
+	return s->rs->o->trials == 0 && s->spent_s >= budget_s(s);
 }
 
 static const char *stop_reason(const struct sched *s, const struct tpoint *pt,
@@ -103,16 +168,17 @@ static const char *stop_reason(const struct sched *s, const struct tpoint *pt,
 		return "max_trials";
 	if (pt->n < o->min_trials)
 		return NULL;
-	if (sum->halfwidth_pct <= o->target_pct)
+	if (sum->halfwidth_pct <= o->target_pct && sum->coverage >= 0.95)
 		return "ci";
-	return pt->spent_s >= share_s(s) ? "budget" : NULL;
+	return budget_spent(s) ? "budget" : NULL;
 }
 
 static void finish(struct sched *s, struct tpoint *pt, const char *stop)
 {
 	const struct ptb_job *job = &s->jobs[pt->job];
 	json_t *rec = ptb_point_record(job->b, pt->params, pt->trials, pt->est, pt->n, stop,
-				       s->rs->o->target_pct, pt->fail_status, pt->fail_reason);
+				       s->rs->o->target_pct, drift_pct(s), pt->fail_status,
+				       pt->fail_reason);
 	pt->finished = true;
 	pt->params = NULL;
 	pt->trials = NULL;
@@ -132,29 +198,35 @@ static json_t *request(const struct sched *s, const struct tpoint *pt)
 			 "quick", o->quick);
 }
 
-static void keep_estimate(struct tpoint *pt, double x)
+static void keep_estimate(struct tpoint *pt, double x, int round)
 {
 	if (pt->n == pt->cap) {
 		int cap = pt->cap ? 2 * pt->cap : 16;
 		double *e = realloc(pt->est, (size_t)cap * sizeof *e);
-		if (!e)
+		if (e)
+			pt->est = e;
+		int *r = realloc(pt->est_round, (size_t)cap * sizeof *r);
+		if (r)
+			pt->est_round = r;
+		if (!e || !r)
 			return;
-		pt->est = e;
 		pt->cap = cap;
 	}
+	pt->est_round[pt->n] = round;
 	pt->est[pt->n++] = x;
 }
 
 /* A trial's record joins the point; its status may end the point. */
-static void take_trial(struct tpoint *pt, json_t *rec, int round)
+static void take_trial(struct tpoint *pt, json_t *rec, int round, int seq)
 {
 	const char *st = json_string_value(json_object_get(rec, "status"));
 	double mean = json_number_value(json_object_get(rec, "mean"));
 	ptb_trial_trim(rec, round);
+	json_object_set_new(rec, "seq", json_integer(seq));
 	json_array_append_new(pt->trials, rec);
 	pt->lost_in_row = 0;
 	if (st && (!strcmp(st, "ok") || !strcmp(st, "unstable")) && isfinite(mean)) {
-		keep_estimate(pt, mean);
+		keep_estimate(pt, mean, round);
 		return;
 	}
 	/* na and error come from the benchmark or the machine: the next trial
@@ -164,10 +236,11 @@ static void take_trial(struct tpoint *pt, json_t *rec, int round)
 		 json_string_value(json_object_get(rec, "reason")) ?: "the trial failed");
 }
 
-static void lose_trial(struct tpoint *pt, const char *why, int round, bool timeout)
+static void lose_trial(struct tpoint *pt, const char *why, int round, int seq, bool timeout)
 {
-	json_array_append_new(pt->trials, ptb_lost_trial(timeout ? PTB_TIMEOUT : PTB_CRASHED,
-							 why, round));
+	json_t *t = ptb_lost_trial(timeout ? PTB_TIMEOUT : PTB_CRASHED, why, round);
+	json_object_set_new(t, "seq", json_integer(seq));
+	json_array_append_new(pt->trials, t);
 	if (++pt->lost_in_row >= FAILURES_IN_ROW) {
 		pt->fail_status = timeout ? PTB_TIMEOUT : PTB_CRASHED;
 		snprintf(pt->fail_reason, sizeof pt->fail_reason, "%d trials in a row lost: %s",
@@ -190,15 +263,18 @@ static void run_trial(struct sched *s, struct tpoint *pt)
 		json_decref(req);
 	}
 	pt->spent_s += ptb_now_s() - t0;
+	s->spent_s += ptb_now_s() - t0;
 	if (out == PTB_TRIAL_INTERRUPTED)
 		return;
+	s->seq++;
 	if (out == PTB_TRIAL_DONE)
-		take_trial(pt, answer, s->round);
+		take_trial(pt, answer, s->round, s->seq);
 	else
-		lose_trial(pt, why, s->round, out == PTB_TRIAL_TIMEOUT);
+		lose_trial(pt, why, s->round, s->seq, out == PTB_TRIAL_TIMEOUT);
 
 	struct ptb_trials_summary sum;
 	ptb_trials_summarize(pt->est, pt->n, &sum);
+	ptb_trials_widen(&sum, drift_pct(s));
 	const char *stop = pt->fail_status != PTB_OK ? "failed" : stop_reason(s, pt, &sum);
 	if (stop)
 		finish(s, pt, stop);
@@ -219,9 +295,22 @@ static int round_order(struct sched *s, int **order)
 	return n;
 }
 
+/* Once the budget is spent, every point with its minimum of trials stops
+ * where it is; the others go on to their minimum. */
+static void stop_spent(struct sched *s)
+{
+	for (int i = 0; i < s->npts && budget_spent(s); i++) {
+		struct tpoint *pt = &s->pts[i];
+		if (!pt->finished && pt->n >= s->rs->o->min_trials)
+			finish(s, pt, "budget");
+	}
+}
+
 static void run_round(struct sched *s)
 {
-	int *order, n = round_order(s, &order);
+	int *order, n;
+	stop_spent(s);
+	n = round_order(s, &order);
 	s->round++;
 	for (int k = 0; k < n && !ptb_run_interrupted; k++)
 		run_trial(s, &s->pts[order[k]]);
@@ -271,6 +360,7 @@ void ptb_schedule_run(struct ptb_run_state *rs, struct ptb_job *jobs, int njobs,
 		json_decref(s.pts[i].params);
 		json_decref(s.pts[i].trials);
 		free(s.pts[i].est);
+		free(s.pts[i].est_round);
 	}
 	for (int j = 0; j < njobs; j++)
 		ptb_sweep_free(s.sweeps[j]);

@@ -74,6 +74,7 @@ void ptb_trials_summarize(const double *est, int n, struct ptb_trials_summary *s
 	memset(s, 0, sizeof *s);
 	s->n = n;
 	s->value = s->ci_lo = s->ci_hi = s->halfwidth_pct = NAN;
+	s->trials_lo = s->trials_hi = NAN;
 	s->nmodes = 1;
 	if (!x || n <= 0) {
 		free(x);
@@ -83,12 +84,36 @@ void ptb_trials_summarize(const double *est, int n, struct ptb_trials_summary *s
 	ptb_sort_doubles(x, n);
 	s->value = median_sorted(x, n);
 	ptb_median_ci_ranks(n, &lo, &hi);
-	s->ci_lo = x[lo];
-	s->ci_hi = x[hi];
+	s->ci_lo = s->trials_lo = x[lo];
+	s->ci_hi = s->trials_hi = x[hi];
 	s->coverage = ptb_median_ci_coverage(n, lo);
 	if (s->value > 0)
 		s->halfwidth_pct = 100 * (s->ci_hi - s->ci_lo) / 2 / s->value;
 	s->modes[0] = (struct ptb_mode){ s->value, n };
 	s->nmodes = ptb_trials_modes(x, n, 3, 2.0, s->modes);
 	free(x);
+}
+
+double ptb_drift_pct(const double *factors, int n)
+{
+	double sum = 0, ss = 0;
+	if (n < 3)
+		return 0;
+	for (int i = 0; i < n; i++)
+		sum += factors[i];
+	for (int i = 0; i < n; i++)
+		ss += (factors[i] - sum / n) * (factors[i] - sum / n);
+	return 100 * sqrt(ss / (n - 1));
+}
+
+void ptb_trials_widen(struct ptb_trials_summary *s, double drift_pct)
+{
+	double m = 1.96 * drift_pct / 100 * s->value;
+	if (!(s->n > 0) || !(drift_pct > 0) || !isfinite(m))
+		return;
+	s->drift_pct = drift_pct;
+	s->ci_lo = s->value - hypot(s->value - s->trials_lo, m);
+	s->ci_hi = s->value + hypot(s->trials_hi - s->value, m);
+	if (s->value > 0)
+		s->halfwidth_pct = 100 * (s->ci_hi - s->ci_lo) / 2 / s->value;
 }

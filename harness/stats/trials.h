@@ -20,8 +20,11 @@ struct ptb_mode {
 struct ptb_trials_summary {
 	int n;
 	double value;             /* median of the estimates */
-	double ci_lo, ci_hi;      /* CI of the median, by order statistics */
+	double ci_lo, ci_hi;      /* CI of the median, by order statistics,
+				   * widened by the drift (ptb_trials_widen) */
+	double trials_lo, trials_hi;  /* the order-statistics interval alone */
 	double coverage;          /* its exact coverage (>= 0.95 from 6 trials on) */
+	double drift_pct;         /* the allowance for the machine's drift */
 	double halfwidth_pct;     /* (ci_hi - ci_lo) / 2 as % of value */
 	int nmodes;               /* 1, or 2 when the trials clearly split */
 	struct ptb_mode modes[PTB_MAX_MODES];
@@ -34,6 +37,19 @@ double ptb_median_ci_coverage(int n, int lo);
 
 /* Summarize n > 0 estimates (not modified). */
 void ptb_trials_summarize(const double *est, int n, struct ptb_trials_summary *s);
+
+/*
+ * The machine's drift: the whole machine runs faster or slower for a while,
+ * and every point measured meanwhile with it.  factors[] are the log of
+ * each round's machine factor (the median over the points measured in the
+ * round of log(trial / point value)); their standard deviation, in % of
+ * the value, is what a run of the same length at another time may find
+ * the machine's level moved by.  0 with fewer than 3 rounds.
+ */
+double ptb_drift_pct(const double *factors, int n);
+/* Widen the CI by the drift, in quadrature with each side: a 95 % margin
+ * of 1.96 drift_pct. */
+void ptb_trials_widen(struct ptb_trials_summary *s, double drift_pct);
 
 /* Whether the estimates form two clearly separated groups: a gap in the
  * sorted log values that splits them into at least `min_side` on each side
