@@ -27,6 +27,7 @@
 #include "report/format.h"
 #include "report/grid.h"
 #include "report/rows.h"
+#include "stats/stats.h"
 #include "text/text.h"
 #include "tools/table.h"
 
@@ -197,12 +198,35 @@ static void value_text(const struct table *t, const struct ptb_record *rec, doub
 		ptb_fmt_us(buf, len, ns);
 }
 
+/* A point made of trials: the median over its trials of each trial's
+ * statistic (for the mean, the point's value). */
+static double trials_figure(const struct table *t, const struct ptb_record *rec)
+{
+	const json_t *trials = json_object_get(rec->json, "trials"), *tr;
+	double *x, v = NAN;
+	size_t i;
+	int n = 0;
+	if (t->stat == PTB_STAT_MEAN)
+		return rec->value;
+	if (!(x = malloc((json_array_size(trials) + 1) * sizeof *x)))
+		return NAN;
+	json_array_foreach(trials, i, tr)
+		if (json_is_number(json_object_get(tr, stats[t->stat].name)))
+			x[n++] = ptb_jnum(tr, stats[t->stat].name);
+	if (n)
+		v = ptb_median_inplace(x, n);
+	free(x);
+	return v;
+}
+
 /* The figure of a record for the chosen statistic, or the mean with a
  * footnote when the record has only the mean (the paper's figures). */
 static double figure(const struct table *t, const struct ptb_record *rec, const char **note)
 {
-	double v = ptb_jnum(rec->json, stats[t->stat].name);
 	*note = NULL;
+	if (rec->samples_are_trials)
+		return trials_figure(t, rec);
+	double v = ptb_jnum(rec->json, stats[t->stat].name);
 	if (isnan(v) && !isnan(ptb_jnum(rec->json, "mean"))) {
 		*note = stats[t->stat].instead;
 		v = ptb_jnum(rec->json, "mean");
@@ -215,10 +239,13 @@ static void value_cell(struct table *t, const struct row *r, const struct ptb_re
 {
 	double v = r->sub ? ptb_jnum(rec->json, ptb_logp_fields[r->sub - 1].key)
 			  : figure(t, rec, note);
+	double hw = ptb_jnum(rec->json, "ci_halfwidth_pct");
 	if (isnan(v))   /* a LogP parameter whose input is missing */
 		snprintf(buf, len, "%s", r->sub ? "N/A" : "?");
 	else
 		value_text(t, rec, v, buf, len);
+	if (!isnan(v) && !r->sub && t->stat == PTB_STAT_MEAN && isfinite(hw))
+		ptb_appendf(buf, len, hw < 1 ? " \u00b1<1 %%" : " \u00b1%.0f %%", hw);
 	if (rec->status == PTB_UNSTABLE && !isnan(v)) {
 		ptb_appendf(buf, len, "%s", UNSTABLE_MARK);
 		t->any_unstable = true;
@@ -369,9 +396,15 @@ static void print_html_page(FILE *out, const struct table *t, const char *captio
 static int print_table(FILE *out, struct table *t, enum ptb_table_format f)
 {
 	struct ptb_grid g = { 0 }, m = { 0 }, n = { 0 };
-	char caption[160];
+	char caption[320];
 	int rc = -1;
-	snprintf(caption, sizeof caption, "Values in µs per operation: %s.", stats[t->stat].words);
+	bool trials = false;
+	for (int c = 0; c < t->ncols; c++)
+		trials |= t->runs[c]->version > 1;
+	snprintf(caption, sizeof caption, "Values in µs per operation: %s%s%s.",
+		 stats[t->stat].words, trials ? "; for runs made of trials (ptbench/2), the median "
+		 "over independent trials of that figure" : "", trials && t->stat == PTB_STAT_MEAN ?
+		 ", \u00b1 the half-width of its 95 % CI" : "");
 	if (build_grid(t, &g) || ptb_machines_grid(&m, t->runs, t->ncols, t->names) ||
 	    build_notes(t, &n))
 		goto out;
