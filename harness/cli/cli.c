@@ -27,8 +27,10 @@ static const char main_usage[] =
 	"  report    print a saved run again: report FILE [--format FMT]\n"
 	"  table     cross-platform table: table FILE... [--format md|csv|html]\n"
 	"            [--stat mean|median|min]\n"
-	"  compare   regression gate: compare BASE NEW [--alpha A] [--threshold PCT]\n"
-	"            [--format md|json]; exit 0 none, 1 regression, 2 error\n"
+	"  compare   compare two stored runs: compare BASE NEW [--alpha A]\n"
+	"            [--threshold PCT] [--format md|json]; exit 0, 1 regression, 2\n"
+	"  ab        regression gate in one sitting: ab [OPTIONS] BASE HEAD [RUN-OPTION...]\n"
+	"            paired trials of two programs; exit 0, 1 regression, 2 error\n"
 	"\n"
 	"  -h, --help       this text     --version   the version\n"
 	"\n"
@@ -46,6 +48,7 @@ static const struct command {
 	{ "report",   ptb_cmd_report },
 	{ "table",    ptb_cmd_table },
 	{ "compare",  ptb_cmd_compare },
+	{ "ab",       ptb_cmd_ab },
 	{ "worker",   ptb_cmd_worker },     /* started by run, not by people */
 };
 

@@ -184,7 +184,7 @@ static uint64_t drawn_seed(void)
 		(uint64_t)getpid() << 20) & PTB_SEED_MAX;
 }
 
-int ptb_cmd_run(int argc, char **argv)
+int ptb_run_parse(const char *cmd, int argc, char **argv, struct ptb_run_opts **out)
 {
 	static char program[4096];
 	static struct run_args a;
@@ -200,23 +200,33 @@ int ptb_cmd_run(int argc, char **argv)
 	 * differ more than timings do. */
 	o->limits.budget_s = 0.5;
 	o->limits.max_timings = 30;
-	rc = ptb_options("run", argc, argv, ":b:p:o:h", run_options, run_usage, find_quick,
+	*out = o;
+	rc = ptb_options(cmd, argc, argv, ":b:p:o:h", run_options, run_usage, find_quick,
 			 &o->quick, &first);
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc;
 	if (o->quick)
 		quick_limits(o);
-	rc = ptb_options("run", argc, argv, ":b:p:o:h", run_options, run_usage, run_option, &a,
+	rc = ptb_options(cmd, argc, argv, ":b:p:o:h", run_options, run_usage, run_option, &a,
 			 &first);
 	if (rc)
-		return rc < 0 ? 0 : rc;
+		return rc;
 	if (first < argc)
-		return ptb_bad_input("run", "unexpected argument '%s'", argv[first]);
+		return ptb_bad_input(cmd, "unexpected argument '%s'", argv[first]);
 	if (o->limits.min_timings > o->limits.max_timings)
-		return ptb_bad_input("run", "--min-timings %d exceeds --max-timings %d",
+		return ptb_bad_input(cmd, "--min-timings %d exceeds --max-timings %d",
 				     o->limits.min_timings, o->limits.max_timings);
 	if (ptb_self_exe(ptb_invoked_as, program, sizeof program) < 0)
-		return ptb_bad_input("run", "cannot find this program's path to start workers");
+		return ptb_bad_input(cmd, "cannot find this program's path to start workers");
 	o->program = program;
+	return 0;
+}
+
+int ptb_cmd_run(int argc, char **argv)
+{
+	struct ptb_run_opts *o;
+	int rc = ptb_run_parse("run", argc, argv, &o);
+	if (rc)
+		return rc < 0 ? 0 : rc;
 	return ptb_run_suite(o);
 }

@@ -15,6 +15,12 @@ int ptb_cmd_report(int argc, char **argv);
 int ptb_cmd_table(int argc, char **argv);
 int ptb_cmd_compare(int argc, char **argv);
 int ptb_cmd_worker(int argc, char **argv);
+int ptb_cmd_ab(int argc, char **argv);
+
+struct ptb_run_opts;
+/* The options of `run` (argv[0] is the command word, for messages): 0 with
+ * *out filled, 2 after one line on stderr, -1 after --help. */
+int ptb_run_parse(const char *cmd, int argc, char **argv, struct ptb_run_opts **out);
 
 /* The whole command line as typed ("ptbench run --quick"). */
 extern char ptb_typed_command[4096];

@@ -113,7 +113,7 @@ void ptb_run_add(struct ptb_run_state *rs, json_t *rec)
 	save(rs);
 }
 
-static void install_signals(void)
+void ptb_run_install_signals(void)
 {
 	struct sigaction sa = { 0 };
 	sa.sa_handler = on_signal;   /* no SA_RESTART: poll must return */
@@ -174,7 +174,7 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 								   o->command)),
 				path, 0, 0, false };
 	struct ptb_side side = { "", o->program, NULL };
-	install_signals();
+	ptb_run_install_signals();
 	save(&rs);
 	ptb_schedule_run(&rs, jobs, n, &side);
 	finish(&rs);

@@ -37,6 +37,7 @@ struct ptb_run_state {
 
 /* Set by SIGINT, SIGTERM or SIGHUP: the run stops and keeps what finished. */
 extern volatile sig_atomic_t ptb_run_interrupted;
+void ptb_run_install_signals(void);
 double ptb_now_s(void);
 
 /* Selection (select.c): the chosen benchmarks in registry order, or -1
