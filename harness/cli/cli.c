@@ -14,6 +14,7 @@
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/error.h"
+#include "text/text.h"
 
 static const char main_usage[] =
 	"usage: ptbench [COMMAND] [OPTIONS]\n"
@@ -61,6 +62,7 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < argc && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+	ptb_utf8_fix(buf, len);     /* it goes into the result file */
 }
 
 int ptb_cli_main(int argc, char **argv)
