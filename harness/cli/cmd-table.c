@@ -55,8 +55,6 @@ int ptb_cmd_table(int argc, char **argv)
 		}
 	if (!rc && ptb_table_print(stdout, runs, n, a.format, a.stat) < 0)
 		rc = ptb_bad_input("table", "out of memory");
-	if (!rc && (fflush(stdout) || ferror(stdout)))
-		rc = ptb_bad_input("table", "cannot write the table");
 	for (int i = 0; i < n; i++)
 		ptb_runfile_free(runs[i]);
 	free(runs);
