@@ -33,6 +33,20 @@ static void set_num(json_t *o, const char *key, double v)
 		json_object_set_new(o, key, json_real(v));
 }
 
+/* A whole number that fits, or NULL: the context is not validated, and a
+ * figure like 1e300 must not be converted to an integer. */
+static json_t *whole(double v)
+{
+	return v >= 0 && v < 9007199254740992.0 ? json_integer((json_int_t)v) : NULL;
+}
+
+static void set_whole(json_t *o, const char *key, double v)
+{
+	json_t *w = whole(v);
+	if (w)
+		json_object_set_new(o, key, w);
+}
+
 static json_t *caches(const json_t *cpu)
 {
 	json_t *out = json_array(), *c;
@@ -41,9 +55,9 @@ static json_t *caches(const json_t *cpu)
 		char type[16];
 		snprintf(type, sizeof type, "%s", ptb_jstr(c, "type") ? ptb_jstr(c, "type") : "");
 		type[0] = (char)toupper((unsigned char)type[0]);
-		json_array_append_new(out, json_pack("{s:s, s:I, s:I}", "type", type,
-			"level", (json_int_t)ptb_jnum(c, "level"),
-			"size", (json_int_t)(ptb_jnum(c, "kib") * 1024)));
+		json_array_append_new(out, json_pack("{s:s, s:o*, s:o*}", "type", type,
+			"level", whole(ptb_jnum(c, "level")),
+			"size", whole(ptb_jnum(c, "kib") * 1024)));
 	}
 	return out;
 }
@@ -58,12 +72,11 @@ static json_t *context(const json_t *ctx)
 		json_object_set_new(o, "date", json_string(ptb_jstr(ctx, "date")));
 	json_object_set_new(o, "host_name", json_string(ptb_jstr(ctx, "host") ?: ""));
 	json_object_set_new(o, "executable", json_string("ptbench"));
-	if (isfinite(pus))
-		json_object_set_new(o, "num_cpus", json_integer((json_int_t)pus));
+	set_whole(o, "num_cpus", pus);
 	/* The TSC ticks at the nominal frequency; other clocks say nothing. */
 	const char *source = ptb_jstr(clock, "source");
-	if (source && !strcmp(source, "tsc") && isfinite(hz))
-		json_object_set_new(o, "mhz_per_cpu", json_integer((json_int_t)llround(hz / 1e6)));
+	if (source && !strcmp(source, "tsc"))
+		set_whole(o, "mhz_per_cpu", round(hz / 1e6));
 	json_object_set_new(o, "caches", caches(json_object_get(ctx, "cpu")));
 	json_object_set_new(o, "library_build_type", json_string("release"));
 	return o;
@@ -80,8 +93,7 @@ static json_t *entry(const char *name, const char *run_name, int family, int ins
 
 static void times(json_t *e, double iterations, double ns, const char *label)
 {
-	if (isfinite(iterations))
-		json_object_set_new(e, "iterations", json_integer((json_int_t)iterations));
+	set_whole(e, "iterations", iterations);
 	set_num(e, "real_time", ns);
 	set_num(e, "cpu_time", ns);
 	json_object_set_new(e, "time_unit", json_string("ns"));
