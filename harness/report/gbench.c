@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "record/model.h"
-#include "report/format.h"
 #include "report/report.h"
 #include "stats/stats.h"
 
@@ -132,17 +131,30 @@ static double repetition_iterations(const struct ptb_record *r, size_t i)
 	return NAN;
 }
 
+/* bench/VAR:VALUE/..., whole however long: malloc'd, NULL out of memory. */
+static char *point_name(const struct ptb_record *r)
+{
+	const char *var;
+	json_t *v;
+	size_t len = strlen(r->bench) + 1;
+	json_object_foreach((json_t *)r->params, var, v)
+		len += strlen(var) + 2 + strlen(json_string_value(v) ?: "?");
+	char *name = malloc(len + 1);
+	if (!name)
+		return NULL;
+	strcpy(name, r->bench);
+	json_object_foreach((json_t *)r->params, var, v)
+		strcat(strcat(strcat(strcat(name, "/"), var), ":"), json_string_value(v) ?: "?");
+	return name;
+}
+
 static void point(json_t *out, const struct ptb_record *r, int family, int instance)
 {
-	char name[512], params[400];
 	const char *label = r->status == PTB_UNSTABLE ? "unstable" : NULL;
 	size_t n = (size_t)r->nsamples;
-
-	ptb_fmt_params(params, sizeof params, r->params, "/");
-	for (char *c = params; *c; c++)
-		if (*c == '=')
-			*c = ':';
-	snprintf(name, sizeof name, "%s%s%s", r->bench, *params ? "/" : "", params);
+	char *name = point_name(r);
+	if (!name)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		json_t *e = entry(name, name, family, instance, "iteration", n);
 		json_object_set_new(e, "repetition_index", json_integer((json_int_t)i));
@@ -154,9 +166,11 @@ static void point(json_t *out, const struct ptb_record *r, int family, int insta
 	if (n)
 		ptb_stats_compute(r->samples, (int)n, &st);
 	for (size_t a = 0; a < sizeof aggregates / sizeof *aggregates; a++) {
-		char aname[540];
-		snprintf(aname, sizeof aname, "%s_%s", name, aggregates[a].name);
+		char *aname;
+		if (asprintf(&aname, "%s_%s", name, aggregates[a].name) < 0)
+			break;
 		json_t *e = entry(aname, name, family, instance, "aggregate", n);
+		free(aname);
 		json_object_set_new(e, "threads", json_integer(1));
 		json_object_set_new(e, "aggregate_name", json_string(aggregates[a].name));
 		json_object_set_new(e, "aggregate_unit", json_string("time"));
@@ -165,37 +179,37 @@ static void point(json_t *out, const struct ptb_record *r, int family, int insta
 				    : n ? aggregates[a].of(&st) : NAN, label);
 		json_array_append_new(out, e);
 	}
+	free(name);
 }
 
 /* Families are benchmarks, numbered in order of first appearance; a
- * family's instances are its points. */
+ * family's instances are its points.  The index keeps a file of many
+ * benchmarks linear. */
 struct families {
-	const char **name;
+	json_t *index;          /* bench -> family number */
 	int *instances;
 	int n;
 };
 
 static int family_of(struct families *f, const char *bench)
 {
-	int i = 0;
-	while (i < f->n && strcmp(f->name[i], bench))
-		i++;
-	if (i == f->n) {
-		f->name[f->n] = bench;
-		f->instances[f->n++] = 0;
-	}
-	return i;
+	const json_t *known = json_object_get(f->index, bench);
+	if (known)
+		return (int)json_integer_value(known);
+	json_object_set_new(f->index, bench, json_integer(f->n));
+	f->instances[f->n] = 0;
+	return f->n++;
 }
 
 void ptb_report_gbench(FILE *out, const struct ptb_runfile *run)
 {
 	size_t n = run->n;
-	struct families f = { calloc(n + 1, sizeof *f.name), calloc(n + 1, sizeof *f.instances), 0 };
+	struct families f = { json_object(), calloc(n + 1, sizeof *f.instances), 0 };
 	json_t *doc = json_object(), *list = json_array();
 	json_object_set_new(doc, "context", context(run->context));
 	for (size_t i = 0; i < n; i++) {
 		const struct ptb_record *r = &run->rec[i];
-		if (!r->has_value || r->is_derived || !f.name || !f.instances)
+		if (!r->has_value || r->is_derived || !f.index || !f.instances)
 			continue;
 		int family = family_of(&f, r->bench);
 		point(list, r, family, f.instances[family]++);
@@ -204,6 +218,6 @@ void ptb_report_gbench(FILE *out, const struct ptb_runfile *run)
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(doc);
-	free(f.name);
+	json_decref(f.index);
 	free(f.instances);
 }
