@@ -25,7 +25,7 @@ static const char *const run_statuses[] = { "complete", "interrupted", "running"
 struct check {
 	char *err;
 	size_t errlen;
-	char where[48];
+	char where[64];
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -269,7 +269,7 @@ static int check_trial(struct check *c, const json_t *t, size_t i)
 {
 	char where[sizeof c->where];
 	snprintf(where, sizeof where, "%s", c->where);
-	snprintf(c->where, sizeof c->where, "%.30s.trials[%zu]", where, i);
+	snprintf(c->where, sizeof c->where, "%.30s.trials[%zu]", where, i % 1000000000);
 	if (!json_is_object(t))
 		return bad(c, "not an object");
 	if (fields(c, t, trial_fields, sizeof trial_fields / sizeof *trial_fields, NO_VALUE) < 0)
