@@ -107,6 +107,14 @@ enum ptb_section {
 	PTB_SECTION_EXTRA,       /* measured alongside, not in the paper */
 };
 
+/* The named suite a benchmark belongs to: a plain `ptbench run` measures
+ * the default one (the paper's Table 1 and LogP); `--suite extended` the
+ * families the paper's section 5 promised and the whole-machine ones. */
+enum ptb_suite {
+	PTB_SUITE_DEFAULT,
+	PTB_SUITE_EXTENDED,
+};
+
 /*
  * The LogP parameter a benchmark's figure is, for the derivation of a
  * mechanism's LogP record (record/logp.c).  The round-trip benchmark names
@@ -144,7 +152,8 @@ struct ptb_bench {
 	 * smoke test: they catch a broken benchmark (a lock that takes 0 ns or
 	 * a second), never a slow machine. */
 	double plausible_ns[2];
-	bool hidden;               /* test-only: not listed, not in the default suite */
+	bool hidden;               /* test-only: not listed, in no suite */
+	enum ptb_suite suite;      /* which suite runs it without -b */
 
 	/* How readers show the results. */
 	enum ptb_section section;

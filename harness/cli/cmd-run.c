@@ -18,15 +18,19 @@
 #define PTB_MAX_ARGS 64
 
 static const char run_usage[] =
-	"usage: ptbench run [-b PATTERN]... [-p VAR=V1,V2]... [--stop sd|se|ci]\n"
+	"usage: ptbench run [-b PATTERN]... [--suite NAME] [-p VAR=V1,V2]...\n"
+	"                   [--stop sd|se|ci]\n"
 	"                   [--max-sd PCT] [--min-timings N] [--max-timings N]\n"
 	"                   [--budget S] [--timeout S] [--quick] [-o FILE]\n"
 	"                   [--format table|csv|json|gbench]\n"
 	"\n"
-	"Measure the selected benchmarks (default: the whole suite) and save every\n"
+	"Measure the selected benchmarks (default: the default suite) and save every\n"
 	"run to a JSON file (default ptbench-HOST-DATE.json).\n"
 	"\n"
 	"  -b, --bench PATTERN    benchmark name, family (\"mutex\") or glob (\"cond.*\")\n"
+	"  --suite NAME           default: the paper's Table 1 and LogP; extended: the\n"
+	"                         families the paper promised (broadcast, cancel,\n"
+	"                         semaphores, barriers, rwlocks, spin locks); all\n"
 	"  -p, --param VAR=V,..   values of an independent variable; numeric LO..HI\n"
 	"                         sweeps the range with adaptive refinement\n"
 	"  --stop RULE            sd: sd <= PCT % of the mean (default, the paper's rule)\n"
@@ -44,13 +48,14 @@ static const char run_usage[] =
 
 enum run_opt {
 	OPT_STOP = 256, OPT_MAX_SD, OPT_MIN_T, OPT_MAX_T, OPT_BUDGET, OPT_TIMEOUT, OPT_QUICK,
-	OPT_FORMAT
+	OPT_FORMAT, OPT_SUITE
 };
 
 static const struct option run_options[] = {
 	/* name           has_arg            flag  val */
 	{ "bench",        required_argument, NULL, 'b' },
 	{ "param",        required_argument, NULL, 'p' },
+	{ "suite",        required_argument, NULL, OPT_SUITE },
 	{ "stop",         required_argument, NULL, OPT_STOP },
 	{ "max-sd",       required_argument, NULL, OPT_MAX_SD },
 	{ "min-timings",  required_argument, NULL, OPT_MIN_T },
@@ -97,6 +102,9 @@ static int run_option(void *ctx, int c, const char *arg)
 		if (!strchr(arg, '=') || arg[0] == '=')
 			return ptb_bad_input("run", "-p: '%s' is not VAR=VALUE[,VALUE...]", arg);
 		a->assign[o->nassign++] = arg;
+		return 0;
+	case OPT_SUITE:
+		o->suite = arg;
 		return 0;
 	case OPT_STOP:
 		if ((rule = ptb_stop_rule_from_name(arg)) < 0)

@@ -17,6 +17,7 @@
 struct ptb_run_opts {
 	const char *const *patterns; int npatterns;   /* -b */
 	const char *const *assign;   int nassign;     /* -p */
+	const char *suite;                            /* --suite; NULL: default */
 	struct ptb_limits limits;
 	double timeout_s;                             /* per benchmark */
 	bool quick;
