@@ -56,6 +56,22 @@ int ptb_bench_pin_same_pu(struct ptb_point *p)
 	return ptb_point_bind_self(p, p->pu_main, p->binding_main, sizeof p->binding_main);
 }
 
+int ptb_bench_place_group(struct ptb_point *p, const char *order, int n, int *pus)
+{
+	int have = ptb_pus_in_order(p, order, pus, PTB_MAX_CLIENTS + 1);
+
+	if (have < 0)
+		return -1;
+	if (have < n) {
+		ptb_point_na(p, "needs %d PUs, one per thread; this process may use %d (PUs %s)",
+			     n, have, p->sys->counts.allowed);
+		return -1;
+	}
+	p->pu_main = pus[0];
+	p->pu_client = n > 1 ? pus[1] : pus[0];
+	return ptb_point_bind_self(p, p->pu_main, p->binding_main, sizeof p->binding_main);
+}
+
 void ptb_bench_unpin(struct ptb_point *p)
 {
 	char readback[64];

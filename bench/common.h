@@ -37,6 +37,13 @@ void ptb_bench_idle_stop(void);
 int ptb_bench_pin_same_pu(struct ptb_point *p);
 void ptb_bench_unpin(struct ptb_point *p);
 
+/* Place a group of n threads, one per PU, in `order` (PTB_ORDERS): fill
+ * pus[0..n) (PTB_MAX_CLIENTS + 1 entries) and bind the main thread to
+ * pus[0], recording the binding; the caller starts a client on each other
+ * PU.  0, or -1 with the point na (fewer allowed PUs than threads) or
+ * error.  ptb_bench_unpin undoes the binding. */
+int ptb_bench_place_group(struct ptb_point *p, const char *order, int n, int *pus);
+
 /* Wait until *v >= want, for threads on two PUs.  Each round yields: a
  * back-off of one system call that keeps the polled line from bouncing on
  * every store of the other thread and lets another task here run.  (On a
