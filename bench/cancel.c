@@ -34,6 +34,7 @@
 #include <sched.h>
 #include <semaphore.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -47,6 +48,7 @@ struct victim {
 	sem_t go;               /* async: start spinning */
 	atomic_int state;
 	atomic_bool gone;       /* async: cancelled, unwinding to its exit */
+	char binding[64];       /* as read back by the victim */
 	struct victim *pred;    /* async: the victim cancelled just before */
 };
 
@@ -69,10 +71,9 @@ static void mark_gone(void *arg)
 static void *victim_main(void *arg)
 {
 	struct victim *v = arg;
-	char binding[64];
 	volatile uint64_t spins = 0;
 
-	if (ptb_point_bind_self(st.p, st.p->pu_client, binding, sizeof binding) < 0) {
+	if (ptb_point_bind_self(st.p, st.p->pu_client, v->binding, sizeof v->binding) < 0) {
 		atomic_store(&v->state, FAILED);
 		return NULL;
 	}
@@ -129,6 +130,11 @@ static int victim_add(void)
 		return -1;
 	}
 	st.v[st.head + st.count++] = v;
+	/* The record shows where the victims ran, as it does a client's. */
+	if (st.p->nclient_bindings == 0) {
+		snprintf(st.p->binding_client[0], sizeof st.p->binding_client[0], "%s", v->binding);
+		st.p->nclient_bindings = 1;
+	}
 	return 0;
 }
 
