@@ -24,7 +24,7 @@
 #include "platform/topology.h"
 
 #define PTB_MAX_PARAMS  4
-#define PTB_MAX_CLIENTS 4
+#define PTB_MAX_CLIENTS 256   /* a thread per PU of a large machine */
 #define PTB_MAX_NOTES   8
 
 /* What the benchmarks may ask about the machine. */
@@ -107,6 +107,14 @@ enum ptb_section {
 	PTB_SECTION_EXTRA,       /* measured alongside, not in the paper */
 };
 
+/* The named suite a benchmark belongs to: a plain `ptbench run` measures
+ * the default one (the paper's Table 1 and LogP); `--suite extended` the
+ * families the paper's section 5 promised and the whole-machine ones. */
+enum ptb_suite {
+	PTB_SUITE_DEFAULT,
+	PTB_SUITE_EXTENDED,
+};
+
 /*
  * The LogP parameter a benchmark's figure is, for the derivation of a
  * mechanism's LogP record (record/logp.c).  The round-trip benchmark names
@@ -144,7 +152,12 @@ struct ptb_bench {
 	 * smoke test: they catch a broken benchmark (a lock that takes 0 ns or
 	 * a second), never a slow machine. */
 	double plausible_ns[2];
-	bool hidden;               /* test-only: not listed, not in the default suite */
+	bool hidden;               /* test-only: not listed, in no suite */
+	enum ptb_suite suite;      /* which suite runs it without -b */
+	/* Variables added after results existed ("type protocol"): at their
+	 * (single) default value they are left out of a record's point key, so
+	 * that `compare` still pairs the point with older files. */
+	const char *keyless_defaults;
 
 	/* How readers show the results. */
 	enum ptb_section section;
@@ -199,6 +212,10 @@ struct ptb_client_ops {
 	void (*fini)(void *arg);
 };
 int ptb_client_start(struct ptb_point *p, const struct ptb_client_ops *ops, void *arg);
+/* The same with the client bound to `pu` (-1: unbound), for benchmarks of
+ * many threads placed by ptb_pus_in_order rather than by a placement. */
+int ptb_client_start_on(struct ptb_point *p, int pu, const struct ptb_client_ops *ops,
+			void *arg);
 /* The client's binding read back from inside it ("1", "0-1"). */
 const char *ptb_client_binding(const struct ptb_client *c);
 /* Cheap enough for inner loops: tests for cancellation every 4096 calls. */
@@ -215,6 +232,13 @@ void ptb_clients_wait(struct ptb_point *p);
 void ptb_clients_cancel(struct ptb_point *p);
 /* Threads alive in this process (from /proc/self/task), for tests. */
 int ptb_thread_count(void);
+
+/* The allowed PUs in which threads that take one PU each are placed, for
+ * an `order` of PTB_ORDERS: "compact" fills a core's PUs, then its
+ * package's, first; "spread" takes one PU per core, alternating packages,
+ * first.  Returns how many were written (at most max: every allowed PU),
+ * or -1 with the point in error. */
+int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max);
 
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and
  * read the binding back into buf; 0, or -1 with the point in error. */
