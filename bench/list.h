@@ -24,3 +24,10 @@ PTB_BENCH(mutex_lock,       mutex_lock)
 PTB_BENCH(mutex_lock,       mutex_unlock)
 PTB_BENCH(cond_gap,         cond_gap)
 PTB_BENCH(mutex_gap,        mutex_gap)
+/* Extended (not in the default suite): the cache hierarchy, user-level
+ * threads and cache-line sharing. */
+PTB_BENCH(cache_line,       cache_line)
+PTB_BENCH(cache_latency,    cache_latency)
+PTB_BENCH(uthread,          uthread_switch)
+PTB_BENCH(uthread,          uthread_create)
+PTB_BENCH(cacheline_share,  cacheline_share)

@@ -23,6 +23,7 @@ struct ptb_sysinfo {
 	int online_cpus;
 	char scheduler[32];       /* "EEVDF", "CFS" or "" */
 	long base_slice_ns;       /* the fair scheduler's base slice, -1 unknown */
+	long long mem_available;  /* bytes, /proc/meminfo's MemAvailable; -1 unknown */
 };
 
 void ptb_sysinfo_read(struct ptb_sysinfo *si);

@@ -150,6 +150,12 @@ static const struct field_rule {
 	{ "L",          K_NUMBER,  OPTIONAL },
 	{ "g",          K_NUMBER,  OPTIONAL },
 	{ "inputs",     K_OBJECT,  OPTIONAL },
+}, levels_fields[] = {
+	/* key                 kind       need */
+	{ "line_bytes",        K_NUMBER,  OPTIONAL },
+	{ "levels",            K_ARRAY,   OPTIONAL },
+	{ "memory_latency_ns", K_NUMBER,  OPTIONAL },
+	{ "inputs",            K_OBJECT,  OPTIONAL },
 };
 
 static int fields(struct check *c, const json_t *rec, const struct field_rule *f, size_t n,
@@ -273,6 +279,12 @@ static int check_record(struct check *c, const json_t *rec, int version)
 		return -1;
 	if (!strncmp(bench, "logp.", 5))
 		return fields(c, rec, logp_fields, sizeof logp_fields / sizeof *logp_fields, NO_VALUE) < 0
+			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
+	/* A derived cache-levels record (record/levels.c) carries levels. */
+	if (json_is_array(json_object_get(rec, "levels")))
+		return fields(c, rec, levels_fields, sizeof levels_fields / sizeof *levels_fields,
+			      NO_VALUE) < 0 ? -1
+			: members(c, json_object_get(rec, "levels"), "levels", K_OBJECT, false) < 0
 			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
 	enum origin origin = !status_has_value(status) ? NO_VALUE
 			     : json_object_get(rec, "source") ? PUBLISHED : SAMPLES;

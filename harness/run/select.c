@@ -42,7 +42,7 @@ int ptb_select_benches(const struct ptb_run_opts *o, struct ptb_job *jobs,
 	}
 	for (int j = 0; j < ptb_registry_count && n < PTB_MAX_SELECTED; j++) {
 		const struct ptb_bench *b = ptb_registry[j];
-		bool chosen = o->npatterns == 0 && !b->hidden;
+		bool chosen = o->npatterns == 0 && !b->hidden && !b->extended;
 		for (int i = 0; i < o->npatterns && !chosen; i++)
 			chosen = bench_matches(b, o->patterns[i]);
 		if (chosen)

@@ -46,7 +46,7 @@ static int segment(const double *y, int n, double tol, int *seg, double *work)
 			members++;
 			continue;
 		}
-		if (cur >= 0 && members >= 2 && j < n && within(y[j], level, tol))
+		if (cur >= 0 && j < n && within(y[j], level, tol))
 			continue;                  /* a lone outlier inside the plateau */
 		seg[i] = cur = nseg++;
 		members = 1;

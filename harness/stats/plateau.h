@@ -25,7 +25,7 @@ struct ptb_plateau {
  * The plateaus of a curve, lowest x first; returns how many (at most max).
  * A point joins the current plateau while y is within a factor (1 + tol)
  * of the plateau's median; a lone point outside it whose successor is back
- * inside is an outlier and skipped; otherwise a new segment starts.  A
+ * inside is an outlier and skipped (also after the plateau's first point); otherwise a new segment starts.  A
  * segment needs two points to be a plateau (a lone point between two is a
  * transition: a working set partly in each level), and neighbouring
  * plateaus whose levels are within the tolerance are merged.  Points with
