@@ -22,9 +22,9 @@
 static const char info_usage[] =
 	"usage: ptbench info [--json] [RUN.json]\n\n"
 	"This machine as ptbench sees it; --json prints the context object of a result file.\n"
-	"The cache line and levels measured by cache.line and cache.latency are shown from\n"
-	"RUN.json, or else from the newest ptbench-*.json in this directory measured on\n"
-	"this host that has them (--json: as \"measured_caches\").";
+	"The cache line and levels, once a run has measured them, are shown from RUN.json,\n"
+	"or else from the newest ptbench-*.json in this directory measured on this host\n"
+	"that has them (--json: as \"measured_caches\").";
 
 /* The context object, with the measured levels when there are any. */
 static int print_json(const struct ptb_system *sys, const struct ptb_record *levels,
@@ -49,8 +49,12 @@ static void print_measured(const struct ptb_runfile *run, const char *path)
 {
 	struct ptb_footnotes fn = { 0 };
 	if (!run) {
-		printf("\nMeasured caches: none yet%s%s (ptbench run -b cache.line -b cache.latency "
-		       "measures them)\n", path ? " in " : "", path ? path : "");
+		printf("\nMeasured caches: none yet%s%s (ptbench run", path ? " in " : "",
+		       path ? path : "");
+		for (int i = 0; i < ptb_registry_count; i++)   /* the benchmarks that measure them */
+			if (ptb_registry[i]->levels.param != PTB_LEVELS_NONE)
+				printf(" -b %s", ptb_registry[i]->name);
+		printf(" measures them)\n");
 		return;
 	}
 	printf("\nMeasured caches, from %s (%s):", run->path, run->date ? run->date : "?");
