@@ -34,3 +34,10 @@ PTB_BENCH(rwlock,           rwlock_lockunlock)
 PTB_BENCH(rwlock,           rwlock_readers)
 PTB_BENCH(rwlock,           rwlock_writer)
 PTB_BENCH(cancel,           cancel)
+/* Extended (not in the default suite): the cache hierarchy, user-level
+ * threads and cache-line sharing. */
+PTB_BENCH(cache_line,       cache_line)
+PTB_BENCH(cache_latency,    cache_latency)
+PTB_BENCH(uthread,          uthread_switch)
+PTB_BENCH(uthread,          uthread_create)
+PTB_BENCH(cacheline_share,  cacheline_share)

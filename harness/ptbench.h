@@ -20,8 +20,10 @@
 
 #include "platform/clock.h"
 #include "platform/cpuinfo.h"
+#include "platform/hugemem.h"
 #include "platform/sysinfo.h"
 #include "platform/topology.h"
+#include "platform/uctx.h"
 
 #define PTB_MAX_PARAMS  4
 #define PTB_MAX_CLIENTS 256   /* a thread per PU of a large machine */
@@ -130,6 +132,19 @@ struct ptb_logp_role {
 	const char *label;       /* RTT only: the mechanism in the table's words */
 };
 
+/*
+ * The part a benchmark's curve plays in the derived record of the cache
+ * hierarchy (record/levels.c): the time per access over `var`, from which
+ * the line size (a jump over the stride) or the levels (plateaus over the
+ * working-set size) are read.  `record` names the derived record.
+ */
+enum ptb_levels_param { PTB_LEVELS_NONE, PTB_LEVELS_LINE, PTB_LEVELS_LATENCY };
+struct ptb_levels_role {
+	const char *record;      /* "cache.levels" */
+	enum ptb_levels_param param;
+	const char *var;         /* the variable the curve is over: "size" */
+};
+
 struct ptb_bench {
 	const char *name;          /* "family.variant", lower case */
 	const char *summary;       /* one line for `ptbench list` */
@@ -163,6 +178,9 @@ struct ptb_bench {
 	enum ptb_section section;
 	const struct ptb_row_rule *rows;   /* terminated by { NULL }; NULL = by name */
 	struct ptb_logp_role logp;         /* param PTB_LOGP_NONE: not a LogP input */
+	struct ptb_levels_role levels;     /* param PTB_LEVELS_NONE: not a cache curve */
+	const char *relative_to;           /* tables show the figure as a multiple of
+					    * this benchmark's (defaults), or NULL */
 };
 
 /* Every benchmark, in bench/list.h's order (bench/registry.c), and one by
@@ -243,6 +261,21 @@ int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max);
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and
  * read the binding back into buf; 0, or -1 with the point in error. */
 int ptb_point_bind_self(struct ptb_point *p, int pu, char *buf, size_t len);
+/* Working-set memory, zeroed and touched, on huge pages where the system
+ * offers them (platform/hugemem.h).  Notes `huge_pages` (the fraction the
+ * kernel put on huge pages) on the point and, when not all of it, the text
+ * `pages` saying why.  0, or -1 with the point in error. */
+int ptb_point_mem(struct ptb_point *p, struct ptb_hugemem *m, size_t bytes);
+void ptb_point_mem_free(struct ptb_hugemem *m);
+
+/* Cooperative user-level threads on the C library's contexts
+ * (platform/uctx.h): NULL from ptb_uthread_missing where they work. */
+const char *ptb_uthread_missing(void);
+struct ptb_uctx *ptb_uthread_new(size_t stack_bytes);
+void ptb_uthread_free(struct ptb_uctx *c);
+int ptb_uthread_make(struct ptb_uctx *c, void (*fn)(void));
+int ptb_uthread_switch(struct ptb_uctx *from, struct ptb_uctx *to);
+
 /* Whether the C library still treats this process as single-threaded (and
  * so may skip atomic instructions): 1 yes, 0 no, -1 cannot tell. */
 int ptb_process_single_threaded(void);

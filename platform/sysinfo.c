@@ -146,6 +146,20 @@ static int mutex_adaptive(void)
 #endif
 }
 
+/* What a working set may take without swapping: MemAvailable, or -1. */
+static long long mem_available(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	char line[128];
+	long long kb = -1;
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "MemAvailable: %lld kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kb >= 0 ? kb * 1024 : -1;
+}
+
 void ptb_sysinfo_read(struct ptb_sysinfo *si)
 {
 	struct utsname u;
@@ -168,6 +182,7 @@ void ptb_sysinfo_read(struct ptb_sysinfo *si)
 	hypervisor(si);
 	scheduler(si, si->kernel);
 	si->mutex_adaptive = mutex_adaptive();
+	si->mem_available = mem_available();
 }
 
 /* glibc >= 2.32 exports the flag its own fast paths test; it is cleared

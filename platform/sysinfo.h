@@ -24,6 +24,7 @@ struct ptb_sysinfo {
 	char scheduler[32];       /* "EEVDF", "CFS" or "" */
 	long base_slice_ns;       /* the fair scheduler's base slice, -1 unknown */
 	int mutex_adaptive;       /* the library's adaptive mutex type, -1 none */
+	long long mem_available;  /* bytes, /proc/meminfo's MemAvailable; -1 unknown */
 };
 
 void ptb_sysinfo_read(struct ptb_sysinfo *si);

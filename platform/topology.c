@@ -132,6 +132,21 @@ static int count(const struct ptb_topology *t, hwloc_obj_type_t type)
 	return hwloc_get_nbobjs_by_type(t->topo, type);
 }
 
+/* The data and unified caches above the first allowed PU, L1 first. */
+static void caches(const struct ptb_topology *t, struct ptb_topo_counts *c)
+{
+	hwloc_obj_t o = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PU, 0);
+	for (; o && c->ncaches < PTB_TOPO_MAX_CACHES; o = o->parent) {
+		if (!hwloc_obj_type_is_dcache(o->type) || !o->attr)
+			continue;
+		c->caches[c->ncaches++] = (struct ptb_topo_cache){
+			.level = (int)o->attr->cache.depth,
+			.bytes = (long long)o->attr->cache.size,
+			.line = (int)o->attr->cache.linesize,
+		};
+	}
+}
+
 void ptb_topology_counts(const struct ptb_topology *t, struct ptb_topo_counts *c)
 {
 	memset(c, 0, sizeof *c);
@@ -142,6 +157,7 @@ void ptb_topology_counts(const struct ptb_topology *t, struct ptb_topo_counts *c
 	c->machine_pus = t->machine_pus;
 	hwloc_bitmap_list_snprintf(c->allowed, sizeof c->allowed, t->allowed);
 	snprintf(c->hwloc, sizeof c->hwloc, "%s", HWLOC_VERSION);
+	caches(t, c);
 }
 
 /* --- placements ------------------------------------------------------- */

@@ -41,11 +41,22 @@ struct ptb_pair {
 	char reason[160];     /* why not possible, "" when possible */
 };
 
+/* A data or unified cache above the first allowed PU, as hwloc reports it
+ * (from CPUID or the OS: a virtual CPU may claim a cache it does not have). */
+#define PTB_TOPO_MAX_CACHES 6
+struct ptb_topo_cache {
+	int level;                              /* 1, 2, 3 ... */
+	long long bytes;                        /* 0 when unknown */
+	int line;                               /* line size in bytes; 0 when unknown */
+};
+
 struct ptb_topo_counts {
 	int packages, numa_nodes, cores, pus;   /* within the allowed set */
 	int machine_pus;                        /* before restriction */
 	char allowed[128];                      /* allowed PUs as a list, "0-1" */
 	char hwloc[16];                         /* hwloc version */
+	int ncaches;                            /* nearest the PU first */
+	struct ptb_topo_cache caches[PTB_TOPO_MAX_CACHES];
 };
 
 struct ptb_topology;

@@ -45,6 +45,27 @@ static void check_logp(const json_t *r, const char *what)
 	       json_is_number(json_object_get(r, "g")), "%s: L = rtt/2 - o_s - o_r", what);
 }
 
+/* A derived cache-levels record: every measured level is larger and
+ * slower than the one before, and the line (when found) a power of two. */
+static void check_levels(const json_t *r, const char *what)
+{
+	const json_t *levels = json_object_get(r, "levels"), *l;
+	double line = json_number_value(json_object_get(r, "line_bytes")), size = 0, lat = 0;
+	bool ordered = true;
+	size_t i;
+	json_array_foreach(levels, i, l) {
+		const json_t *s = json_object_get(l, "size_bytes"), *t = json_object_get(l, "latency_ns");
+		if (!json_is_number(s) || !json_is_number(t))
+			continue;
+		ordered &= json_number_value(s) > size && json_number_value(t) > lat;
+		size = json_number_value(s);
+		lat = json_number_value(t);
+	}
+	tap_ok(ordered && (!json_is_number(json_object_get(r, "line_bytes")) ||
+			   (line >= 8 && ((long)line & ((long)line - 1)) == 0)),
+	       "%s: levels grow in size and latency, the line is a power of two", what);
+}
+
 /* The PUs a placement asks for, as the topology resolves them. */
 static bool asked(int placement, char *main_pu, char *client_pu, size_t len)
 {
@@ -136,6 +157,10 @@ static void check_record(const json_t *r)
 	}
 	if (!strncmp(bench, "logp.", 5)) {
 		check_logp(r, what);
+		return;
+	}
+	if (json_is_array(json_object_get(r, "levels"))) {
+		check_levels(r, what);
 		return;
 	}
 	const double *k = find_bounds(bench);

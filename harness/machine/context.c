@@ -68,11 +68,25 @@ static json_t *cpu_json(const struct ptb_cpuinfo *ci)
 		"caches", caches, "source", ci->source);
 }
 
+/* hwloc's data and unified caches above the first allowed PU: what the
+ * derived cache.levels record compares its measured levels with. */
+static json_t *topo_caches_json(const struct ptb_topo_counts *n)
+{
+	json_t *caches = json_array();
+	for (int i = 0; i < n->ncaches; i++)
+		json_array_append_new(caches, json_pack("{s:i, s:o, s:o}",
+			"level", n->caches[i].level,
+			"bytes", n->caches[i].bytes > 0 ? json_integer(n->caches[i].bytes) : json_null(),
+			"line", size_or_null(n->caches[i].line)));
+	return caches;
+}
+
 static json_t *topology_json(const struct ptb_topo_counts *n)
 {
-	return json_pack("{s:i, s:i, s:i, s:i, s:s, s:s}",
+	return json_pack("{s:i, s:i, s:i, s:i, s:s, s:s, s:o}",
 		"packages", n->packages, "numa_nodes", n->numa_nodes, "cores", n->cores,
-		"pus", n->pus, "allowed", n->allowed, "hwloc", n->hwloc);
+		"pus", n->pus, "allowed", n->allowed, "hwloc", n->hwloc,
+		"caches", topo_caches_json(n));
 }
 
 static json_t *clock_json(const struct ptb_clock *c)

@@ -195,6 +195,12 @@ static const struct field_rule {
 	{ "L",          K_NUMBER,  D_FINITE,   OPTIONAL },
 	{ "g",          K_NUMBER,  D_FINITE,   OPTIONAL },
 	{ "inputs",     K_OBJECT,  D_FINITE,   OPTIONAL },
+}, levels_fields[] = {
+	/* key                 kind       domain      need */
+	{ "line_bytes",        K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "levels",            K_ARRAY,   D_FINITE,   OPTIONAL },
+	{ "memory_latency_ns", K_NUMBER,  D_DURATION, OPTIONAL },
+	{ "inputs",            K_OBJECT,  D_FINITE,   OPTIONAL },
 };
 
 static int fields(struct check *c, const json_t *rec, const struct field_rule *f, size_t n,
@@ -323,6 +329,12 @@ static int check_record(struct check *c, const json_t *rec, int version)
 		return -1;
 	if (!strncmp(bench, "logp.", 5))
 		return fields(c, rec, logp_fields, sizeof logp_fields / sizeof *logp_fields, NO_VALUE) < 0
+			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
+	/* A derived cache-levels record (record/levels.c) carries levels. */
+	if (json_is_array(json_object_get(rec, "levels")))
+		return fields(c, rec, levels_fields, sizeof levels_fields / sizeof *levels_fields,
+			      NO_VALUE) < 0 ? -1
+			: members(c, json_object_get(rec, "levels"), "levels", K_OBJECT, false) < 0
 			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
 	enum origin origin = !status_has_value(status) ? NO_VALUE
 			     : json_object_get(rec, "source") ? PUBLISHED : SAMPLES;

@@ -20,12 +20,14 @@
 #include "record/model.h"
 #include "report/format.h"
 #include "report/grid.h"
+#include "report/levels.h"
 #include "report/report.h"
 #include "report/rows.h"
 #include "text/text.h"
 
 /* One record as it will be printed. */
 struct line {
+	const struct ptb_runfile *run;
 	const struct ptb_record *rec;
 	size_t index;           /* in the file: rows that tie keep file order */
 	struct ptb_row row;
@@ -56,8 +58,9 @@ static struct line *collect(const struct ptb_runfile *run, bool derived, int *co
 		return NULL;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ptb_record *r = &run->rec[i];
-		if (r->is_derived != derived)
-			continue;
+		if (r->is_derived != derived || (derived && !ptb_logp_mechanism_of(r->bench)))
+			continue;   /* other derived records have their own section */
+		l[n].run = run;
 		l[n].rec = r;
 		l[n].index = i;
 		ptb_row_of(r->bench, r->params, &l[n].row);
@@ -165,9 +168,12 @@ static void point_cells(struct ptb_grid *g, int y, const struct line *l, struct 
 {
 	char value[64], marks[64];
 	text_cells(g, y, l, fn);
-	if (l->rec->has_value)
+	if (l->rec->has_value) {
+		char rel[96];
 		value_text(value, sizeof value, l->rec);
-	else
+		if (ptb_relative_text(l->run, l->rec, rel, sizeof rel))
+			ptb_appendf(value, sizeof value, "  (%s)", rel);
+	} else
 		ptb_textf(value, sizeof value, "%s", no_value(l->rec));
 	ptb_grid_set(g, y, 2, *value ? value : "-");
 	point_marks(l->rec, fn, marks, sizeof marks);
@@ -294,6 +300,7 @@ void ptb_report_table(FILE *out, const struct ptb_runfile *run)
 				"g the gap between sends)\n");
 			section(out, logp, nlogp, NLOGP, logp_heads, logp_cells, &fn);
 		}
+		ptb_report_levels(out, run, &fn);
 	}
 	if (fn.n)
 		fputc('\n', out);

@@ -20,6 +20,7 @@
 
 #include "machine/context.h"
 #include "machine/system.h"
+#include "record/levels.h"
 #include "record/logp.h"
 #include "record/model.h"
 #include "record/runfile.h"
@@ -112,13 +113,16 @@ void ptb_run_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);    /* a dead child's pipe is an error, not a signal */
 }
 
-/* The derived records (LogP) follow the measured ones. */
+/* The derived records (LogP, cache levels) follow the measured ones. */
 static void derive(json_t *run)
 {
 	struct ptb_runfile *model = ptb_runfile_of(run, NULL, 0);
 	json_t *logp = model ? ptb_logp_derive(model) : NULL;
+	json_t *levels = model ? ptb_levels_derive(model) : NULL;
 	json_array_extend(json_object_get(run, "results"), logp);
+	json_array_extend(json_object_get(run, "results"), levels);
 	json_decref(logp);
+	json_decref(levels);
 	ptb_runfile_free(model);
 }
 

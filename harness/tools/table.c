@@ -163,6 +163,8 @@ static int place_record(struct table *t, int c, const struct ptb_record *rec)
 	struct ptb_row pr;
 	struct row key = { 0 };
 	bool logp = rec->is_derived;
+	if (logp && !ptb_logp_mechanism_of(rec->bench))
+		return 0;   /* the cache levels are one machine's detail, not a row */
 	ptb_row_of(rec->bench, rec->params, &pr);
 	key.order = pr.order;
 	key.footnote = pr.footnote;
