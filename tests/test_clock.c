@@ -66,8 +66,11 @@ static void check_init(struct ptb_clock *clk)
 	       clk->refused[0] ? ", refused: " : "", clk->refused);
 	tap_ok(took < 1.0, "calibration took %.3f s (aim 0.3 s; bound 1 s on a busy machine)", took);
 	tap_ok(clk->hz > 1e6 && clk->hz < 1e11, "rate %.0f Hz is physical", clk->hz);
-	tap_ok(clk->overhead_ns > 0 && clk->overhead_ns < 10000,
-	       "read overhead %.2f ns is physical", clk->overhead_ns);
+	/* 0 is honest where a tick outlasts a read (a 24 MHz cntvct, or one
+	 * read under emulation): most back-to-back pairs then see no tick. */
+	tap_ok(clk->overhead_ns >= 0 && clk->overhead_ns < 10000,
+	       "read overhead %.2f ns is physical (0 when a tick outlasts a read)",
+	       clk->overhead_ns);
 	tap_ok(clk->resolution_ns > 0 && clk->resolution_ns < 1e6,
 	       "resolution %.2f ns is physical", clk->resolution_ns);
 	inv = ptb_tsc_invariant(why, sizeof why);

@@ -5,6 +5,7 @@
  * their types, every warning triggered from a doctored description, and
  * `ptbench info` in both forms.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,9 +82,10 @@ static void check_context(const struct ptb_system *sys)
 		       "sd") &&
 	       json_integer_value(json_object_get(json_object_get(ctx, "harness"), "min_timings")) == 8,
 	       "harness limits recorded (stop sd, min_timings 8)");
-	tap_ok(json_real_value(json_object_get(json_object_get(ctx, "clock"), "overhead_ns")) > 0 &&
+	tap_ok(fabs(json_real_value(json_object_get(json_object_get(ctx, "clock"), "overhead_ns")) -
+		    sys->clock.overhead_ns) <= 0.005 &&
 	       json_integer_value(json_object_get(json_object_get(ctx, "clock"), "hz")) > 0,
-	       "clock hz and overhead recorded");
+	       "clock hz and overhead recorded (%.2f ns)", sys->clock.overhead_ns);
 	json_decref(ctx);
 }
 

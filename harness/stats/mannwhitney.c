@@ -122,7 +122,10 @@ static double kth_difference(const double *x, int m, const double *y, int n, dou
 		else
 			lo = mid;
 	}
-	return hi;
+	/* Bisection may end on -0.0 or +0.0 (which path it takes depends on
+	 * whether the compiler fuses lo + (hi - lo) / 2); both are the same
+	 * least value, so return one of them and print the same everywhere. */
+	return hi == 0 ? 0.0 : hi;
 }
 
 /* Rank k of the 95 % CI bounds D(k), D(mn+1-k): the largest k with
