@@ -77,8 +77,9 @@ static json_t *topology_json(const struct ptb_topo_counts *n)
 
 static json_t *clock_json(const struct ptb_clock *c)
 {
-	return json_pack("{s:s, s:I, s:b, s:o, s:o, s:o}",
-		"source", c->source, "hz", (json_int_t)llround(c->hz), "invariant", c->invariant,
+	return json_pack("{s:s, s:o, s:I, s:b, s:o, s:o, s:o}",
+		"source", c->source, "read", str_or_null(c->read),
+		"hz", (json_int_t)llround(c->hz), "invariant", c->invariant,
 		"overhead_ns", rounded(c->overhead_ns), "resolution_ns", rounded(c->resolution_ns),
 		"refused", str_or_null(c->refused));
 }
@@ -116,7 +117,7 @@ static const char *hypervisor_of(const struct ptb_system *sys)
 static void warn(json_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(json_t *w, const char *fmt, ...)
 {
-	char buf[320];
+	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -134,7 +135,8 @@ json_t *ptb_warnings_json(const struct ptb_system *sys)
 	if (hypervisor_of(sys)[0])
 		warn(w, "hypervisor %s: timings include virtualisation effects", hypervisor_of(sys));
 	if (sys->clock.refused[0])
-		warn(w, "clock: %s; timings use %s", sys->clock.refused, sys->clock.source);
+		warn(w, "clock: timings use %s, the hardware counter was refused: %s",
+		     sys->clock.source, sys->clock.refused);
 	else if (!sys->clock.invariant)
 		warn(w, "clock: %s is not invariant; its rate may follow the CPU frequency",
 		     sys->clock.source);
