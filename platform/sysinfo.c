@@ -156,6 +156,7 @@ void ptb_sysinfo_read(struct ptb_sysinfo *si)
 	si->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	hypervisor(si);
 	scheduler(si, si->kernel);
+	ptb_cpu_quota_read("", &si->quota);
 }
 
 /* glibc >= 2.32 exports the flag its own fast paths test; it is cleared

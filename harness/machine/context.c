@@ -84,6 +84,12 @@ static json_t *clock_json(const struct ptb_clock *c)
 		"refused", str_or_null(c->refused));
 }
 
+static json_t *cgroup_json(const struct ptb_cpu_quota *q)
+{
+	return json_pack("{s:o, s:o}", "cpu_quota", q->cpus > 0 ? rounded(q->cpus) : json_null(),
+			 "file", str_or_null(q->file));
+}
+
 static json_t *smt_json(int smt)
 {
 	return smt < 0 ? json_null() : json_boolean(smt);
@@ -94,7 +100,7 @@ json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const ch
 	const struct ptb_sysinfo *si = &sys->sys;
 
 	return json_pack("{s:o, s:s, s:o, s:o, s:o, s:{s:s, s:s}, s:o, s:o, s:s, s:o, s:o,"
-			 " s:{s:o, s:o}, s:o, s:o, s:[o, o, o], s:o}",
+			 " s:{s:o, s:o}, s:o, s:o, s:[o, o, o], s:o, s:o}",
 		"date", date_now(), "host", si->host, "command", str_or_null(command),
 		"cpu", cpu_json(&sys->cpu), "topology", topology_json(&sys->counts),
 		"os", "kernel", si->kernel, "machine", si->machine,
@@ -105,7 +111,7 @@ json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const ch
 		"base_slice_ns", int_or_null(si->base_slice_ns),
 		"governor", str_or_null(si->governor), "smt", smt_json(si->smt),
 		"loadavg", rounded(si->loadavg[0]), rounded(si->loadavg[1]), rounded(si->loadavg[2]),
-		"warnings", ptb_warnings_json(sys));
+		"cgroup", cgroup_json(&si->quota), "warnings", ptb_warnings_json(sys));
 }
 
 /* The hypervisor as the CPU names it, else as the OS does. */
@@ -148,5 +154,9 @@ json_t *ptb_warnings_json(const struct ptb_system *sys)
 		     si->loadavg[0], n->pus, n->pus == 1 ? "" : "s");
 	if (n->pus < n->machine_pus)
 		warn(w, "restricted cpuset: %d of %d PUs (%s)", n->pus, n->machine_pus, n->allowed);
+	if (si->quota.cpus > 0 && si->quota.cpus < n->pus)
+		warn(w, "cgroup CPU quota of %.2f CPUs (%s) is below the %d allowed PUs: a "
+		     "throttled process measures the quota, not the primitive",
+		     si->quota.cpus, si->quota.file, n->pus);
 	return w;
 }

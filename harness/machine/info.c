@@ -132,6 +132,10 @@ static void print_os(FILE *out, const struct ptb_sysinfo *si)
 	info_line(out, "governor", "%s", si->governor[0] ? si->governor : "none (no cpufreq)");
 	info_line(out, "load average", "%.2f %.2f %.2f", si->loadavg[0], si->loadavg[1], si->loadavg[2]);
 	info_line(out, "hypervisor", "%s", si->hypervisor[0] ? si->hypervisor : "none seen");
+	if (si->quota.cpus > 0)
+		info_line(out, "CPU quota", "%.2f CPUs (%s)", si->quota.cpus, si->quota.file);
+	else
+		info_line(out, "CPU quota", "none (no cgroup CPU quota found)");
 	fprintf(out, "Scheduler\n");
 	info_line(out, "name", "%s", or_unknown(si->scheduler));
 	if (si->base_slice_ns >= 0)
