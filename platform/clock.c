@@ -2,11 +2,12 @@
 /*
  * Calibration of the counter behind ptb_ticks().  Once per run the counter
  * is compared with CLOCK_MONOTONIC over a few short windows (the median
- * rate wins), its read overhead and resolution are measured, and on x86
- * the TSC is accepted only when it is invariant.  Otherwise, or when the
- * user sets PTBENCH_CLOCK=gettime, every timing is taken with
- * clock_gettime(CLOCK_MONOTONIC_RAW) and the reason is kept in
- * ptb_clock.refused so that results and `ptbench info` say so.
+ * rate wins) and its read overhead and resolution are measured.  Which
+ * counter is used is decided from facts (platform/clock-<arch>.c gathers
+ * them): on x86 the TSC only when it is invariant and the kernel trusts
+ * it.  Otherwise, or when the user sets PTBENCH_CLOCK=gettime, every
+ * timing is taken with clock_gettime(CLOCK_MONOTONIC_RAW) and every reason
+ * is kept in ptb_clock.refused so that results and `ptbench info` say so.
  */
 #include "config.h"
 
@@ -16,11 +17,6 @@
 #include <string.h>
 
 #include "clock.h"
-#include "cpuinfo.h"
-
-#if defined(__x86_64__) || defined(__i386__)
-#include <cpuid.h>
-#endif
 
 /* Until ptb_clock_init() has run only the nanosecond clock has a known
  * rate, so that is what an early ptb_ticks() reads. */
@@ -120,80 +116,44 @@ double ptb_ticks_to_ns(const struct ptb_clock *clk, uint64_t ticks)
 	return (double)ticks * 1e9 / clk->hz;
 }
 
-#if defined(__x86_64__) || defined(__i386__)
+/* Append one reason to a "; "-joined list. */
+static void add_reason(char *list, size_t len, const char *reason)
+{
+	size_t used = strlen(list);
+
+	if (used < len)
+		snprintf(list + used, len - used, "%s%s", used ? "; " : "", reason);
+}
+
+#define TSC_DROPPED "the kernel does not offer tsc as a clocksource (" PTB_CLOCKSOURCES \
+	"): it found the TSC unstable or was booted with tsc=unstable"
+#define NO_RDTSCP "CPU lacks RDTSCP (CPUID 0x80000001 EDX bit 27)"
+
 /*
- * The TSC is a time base only when it is invariant: it ticks at one rate
- * whatever the P-state and does not stop in deep C-states.  The CPU says
- * so in CPUID 0x80000007 EDX bit 8.  Hypervisors often hide that leaf while
- * giving the guest a perfectly stable TSC; Linux then still reports
- * constant_tsc and nonstop_tsc, which together mean the same thing, so
- * they are accepted as the second piece of evidence.
+ * The TSC is a time base only when it is invariant and the kernel, which
+ * watches it against other clocks and checks that the CPUs agree, still
+ * trusts it.  RDTSCP only orders the read; without it LFENCE does, so its
+ * absence alone refuses nothing -- but it is named beside the other reasons
+ * when the TSC is refused, so that nothing seen is left out.
  */
-bool ptb_tsc_invariant(char *why, unsigned len)
+enum ptb_tick_source ptb_clock_decide(const struct ptb_clock_facts *f, char *refused,
+				      size_t len)
 {
-	unsigned a, b, c, d;
-
-	if (__get_cpuid(0x80000000, &a, &b, &c, &d) && a >= 0x80000007 &&
-	    __get_cpuid(0x80000007, &a, &b, &c, &d) && (d & (1u << 8))) {
-		snprintf(why, len, "CPUID 0x80000007 EDX bit 8");
-		return true;
-	}
-	if (ptb_cpuinfo_has_flag("/proc/cpuinfo", "constant_tsc") &&
-	    ptb_cpuinfo_has_flag("/proc/cpuinfo", "nonstop_tsc")) {
-		snprintf(why, len, "Linux flags constant_tsc and nonstop_tsc "
-			 "(CPUID 0x80000007 EDX bit 8 not set)");
-		return true;
-	}
-	snprintf(why, len, "TSC not invariant: neither CPUID 0x80000007 EDX bit 8 "
-		 "nor Linux's constant_tsc+nonstop_tsc flags");
-	return false;
+	refused[0] = '\0';
+	if (strcmp(f->counter, "clock_gettime") == 0)
+		return PTB_TICKS_GETTIME;
+	if (strcmp(f->counter, "tsc") != 0)
+		return PTB_TICKS_HW;      /* cntvct: fixed rate by architecture */
+	if (!f->invariant)
+		add_reason(refused, len, f->invariant_why);
+	if (f->kernel_tsc == 0)
+		add_reason(refused, len, TSC_DROPPED);
+	if (!refused[0])
+		return f->rdtscp ? PTB_TICKS_HW : PTB_TICKS_HW_FENCED;
+	if (!f->rdtscp)
+		add_reason(refused, len, NO_RDTSCP);
+	return PTB_TICKS_GETTIME;
 }
-
-#define CLOCKSOURCES "/sys/devices/system/clocksource/clocksource0/available_clocksource"
-
-/* Linux drops "tsc" from the clocksources it offers when its watchdog has
- * caught the TSC drifting or the CPUs' TSCs disagreeing -- evidence the
- * CPUID bit cannot give.  Where the file cannot be read, nothing is known. */
-static bool kernel_dropped_tsc(void)
-{
-	char line[256] = "";
-	FILE *f = fopen(CLOCKSOURCES, "r");
-	if (!f)
-		return false;
-	bool read = fgets(line, sizeof line, f) != NULL;
-	fclose(f);
-	for (char *t = strtok(line, " \n"); read && t; t = strtok(NULL, " \n"))
-		if (strcmp(t, "tsc") == 0)
-			return false;
-	return read;
-}
-
-/* ptb_ticks_hw() executes RDTSCP, which faults on CPUs without it. */
-static const char *hw_unusable(char *why, unsigned len)
-{
-	unsigned a, b, c, d;
-
-	if (!__get_cpuid(0x80000001, &a, &b, &c, &d) || !(d & (1u << 27)))
-		return "CPU lacks RDTSCP (CPUID 0x80000001 EDX bit 27)";
-	if (kernel_dropped_tsc())
-		return "the kernel no longer offers tsc as a clocksource (" CLOCKSOURCES
-		       "): it found it unstable";
-	return ptb_tsc_invariant(why, len) ? NULL : why;
-}
-#else
-bool ptb_tsc_invariant(char *why, unsigned len)
-{
-	snprintf(why, len, "not x86");
-	return false;
-}
-
-/* cntvct_el0 runs at the fixed CNTFRQ_EL0 rate by architecture, and the
- * generic fallback is clock_gettime itself: nothing to refuse. */
-static const char *hw_unusable(char *why, unsigned len)
-{
-	return NULL;
-}
-#endif
 
 /*
  * clock_gettime(CLOCK_MONOTONIC_RAW) is answered in user space by the vDSO
@@ -203,13 +163,13 @@ static const char *hw_unusable(char *why, unsigned len)
  * which the measured overhead then shows and the harness's minimum timing
  * length absorbs.
  */
-static void use_gettime(struct ptb_clock *clk, const char *reason)
+static void use_gettime(struct ptb_clock *clk)
 {
 	ptb_tick_source = PTB_TICKS_GETTIME;
 	clk->source = "clock_gettime";
+	clk->read = "clock_gettime(CLOCK_MONOTONIC_RAW)";
 	clk->hz = 1e9;                 /* the ticks are nanoseconds */
 	clk->invariant = true;         /* CLOCK_MONOTONIC_RAW is never slewed */
-	snprintf(clk->refused, sizeof clk->refused, "%s", reason);
 }
 
 /*
@@ -225,7 +185,9 @@ static int forced_gettime(struct ptb_clock *clk)
 	if (!env || !*env)
 		return 0;
 	if (strcmp(env, "gettime") == 0) {
-		use_gettime(clk, "PTBENCH_CLOCK=gettime asked for clock_gettime");
+		use_gettime(clk);
+		add_reason(clk->refused, sizeof clk->refused,
+			   "PTBENCH_CLOCK=gettime asked for clock_gettime");
 		return 1;
 	}
 	snprintf(clk->refused, sizeof clk->refused,
@@ -242,30 +204,29 @@ static void measure_reads(struct ptb_clock *clk)
 	clk->resolution_ns = ptb_ticks_to_ns(clk, smallest ? smallest : 1);
 }
 
-/* The hardware counter if it can be trusted, else clock_gettime. */
+/* The hardware counter if the facts allow it and its calibration holds,
+ * else clock_gettime. */
 static void choose_counter(struct ptb_clock *clk)
 {
-	char why[sizeof clk->refused];
-	const char *bad;
+	struct ptb_clock_facts facts;
+	char why[128];
 	double spread;
 
-	if (strcmp(PTB_HW_CLOCK_NAME, "clock_gettime") == 0) {
-		use_gettime(clk, "");
+	ptb_clock_facts_read(&facts);
+	ptb_tick_source = ptb_clock_decide(&facts, clk->refused, sizeof clk->refused);
+	if (ptb_tick_source == PTB_TICKS_GETTIME) {
+		use_gettime(clk);
 		return;
 	}
-	bad = hw_unusable(why, sizeof why);
-	if (bad) {
-		use_gettime(clk, bad);
-		return;
-	}
-	ptb_tick_source = PTB_TICKS_HW;
 	clk->source = PTB_HW_CLOCK_NAME;
+	clk->read = ptb_tick_source == PTB_TICKS_HW ? PTB_HW_READ : PTB_HW_FENCED_READ;
 	clk->invariant = true;
 	clk->hz = calibrate(&spread);
 	if (!(clk->hz > 0) || spread > CAL_MAX_SPREAD) {
 		snprintf(why, sizeof why, "%s rate varied by %.2f %% between "
 			 "calibration windows", PTB_HW_CLOCK_NAME, spread * 100);
-		use_gettime(clk, why);
+		add_reason(clk->refused, sizeof clk->refused, why);
+		use_gettime(clk);
 	}
 }
 

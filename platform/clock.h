@@ -4,14 +4,17 @@
  * ptb_ticks() is a raw counter read, inline so that its cost stays a few
  * cycles; ptb_clock_init() calibrates it once per run against
  * CLOCK_MONOTONIC and records its frequency, read overhead and resolution,
- * and -- for the TSC -- whether it is invariant.  When the counter cannot be
- * trusted the clock falls back to clock_gettime(CLOCK_MONOTONIC_RAW) and
- * the reason is kept in ptb_clock.refused.
+ * and -- for the TSC -- whether it is invariant.  Whether the counter can
+ * be trusted is a pure decision over facts (struct ptb_clock_facts) that
+ * the tests feed with any machine's; when it cannot, the clock falls back
+ * to clock_gettime(CLOCK_MONOTONIC_RAW) and every reason is kept in
+ * ptb_clock.refused.
  */
 #ifndef PTB_CLOCK_H
 #define PTB_CLOCK_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -21,12 +24,30 @@ struct ptb_clock {
 	bool invariant;         /* rate independent of P/C-states (TSC) */
 	double overhead_ns;     /* cost of one back-to-back pair of reads */
 	double resolution_ns;   /* smallest non-zero difference seen */
-	char refused[160];      /* why the hardware counter was not used, or "" */
+	char refused[320];      /* every reason the hardware counter was not
+				 * used, joined by "; ", or "" */
+	const char *read;       /* how a reading is taken: "rdtscp;lfence",
+				 * "lfence;rdtsc;lfence", ... */
 };
 
-/* Which counter ptb_ticks() reads; set once by ptb_clock_init(). */
-enum ptb_tick_source { PTB_TICKS_HW, PTB_TICKS_GETTIME };
+/* Which counter ptb_ticks() reads; set once by ptb_clock_init().  FENCED
+ * is the TSC read without RDTSCP, ordered by LFENCE on both sides. */
+enum ptb_tick_source { PTB_TICKS_HW, PTB_TICKS_GETTIME, PTB_TICKS_HW_FENCED };
 extern enum ptb_tick_source ptb_tick_source;
+
+/* Where Linux lists the clocksources it still trusts. */
+#define PTB_CLOCKSOURCES "/sys/devices/system/clocksource/clocksource0/available_clocksource"
+
+/* What decides the counter.  ptb_clock_facts_read() gathers them on the
+ * live machine; a test may fill them with another machine's. */
+struct ptb_clock_facts {
+	const char *counter;        /* PTB_HW_CLOCK_NAME: "tsc", "cntvct", "clock_gettime" */
+	bool rdtscp;                /* x86: CPUID 0x80000001 EDX bit 27 */
+	bool invariant;             /* x86: ptb_tsc_invariant() */
+	char invariant_why[160];    /* its evidence, or why not */
+	int kernel_tsc;             /* Linux offers tsc as a clocksource: 1 yes,
+				     * 0 dropped (unstable, or tsc=unstable), -1 unknown */
+};
 
 static inline uint64_t ptb_ticks_gettime(void)
 {
@@ -53,10 +74,23 @@ static inline uint64_t ptb_ticks_gettime(void)
  * and clamp at zero (see ptb_ticks_elapsed).
  */
 #define PTB_HW_CLOCK_NAME "tsc"
+#define PTB_HW_READ "rdtscp;lfence"
+#define PTB_HW_FENCED_READ "lfence;rdtsc;lfence"
 static inline uint64_t ptb_ticks_hw(void)
 {
 	uint32_t lo, hi, aux;
 	__asm__ __volatile__("rdtscp\n\tlfence" : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* Without RDTSCP: the leading LFENCE lets RDTSC execute only once every
+ * earlier instruction has completed locally (Intel's definition; AMD gives
+ * LFENCE that meaning where Linux enables it, which it does since the
+ * Spectre fixes), and the trailing one holds back later instructions. */
+static inline uint64_t ptb_ticks_hw_fenced(void)
+{
+	uint32_t lo, hi;
+	__asm__ __volatile__("lfence\n\trdtsc\n\tlfence" : "=a"(lo), "=d"(hi) :: "memory");
 	return ((uint64_t)hi << 32) | lo;
 }
 #elif defined(__aarch64__)
@@ -66,21 +100,31 @@ static inline uint64_t ptb_ticks_hw(void)
  * speculated ahead of the timed work.
  */
 #define PTB_HW_CLOCK_NAME "cntvct"
+#define PTB_HW_READ "isb;mrs cntvct_el0"
+#define PTB_HW_FENCED_READ PTB_HW_READ
 static inline uint64_t ptb_ticks_hw(void)
 {
 	uint64_t v;
 	__asm__ __volatile__("isb\n\tmrs %0, cntvct_el0" : "=r"(v) :: "memory");
 	return v;
 }
+static inline uint64_t ptb_ticks_hw_fenced(void) { return ptb_ticks_hw(); }
 #else
 /* No known counter: the portable clock is the hardware clock. */
 #define PTB_HW_CLOCK_NAME "clock_gettime"
+#define PTB_HW_READ "clock_gettime"
+#define PTB_HW_FENCED_READ PTB_HW_READ
 static inline uint64_t ptb_ticks_hw(void) { return ptb_ticks_gettime(); }
+static inline uint64_t ptb_ticks_hw_fenced(void) { return ptb_ticks_gettime(); }
 #endif
 
 static inline uint64_t ptb_ticks(void)
 {
-	return ptb_tick_source == PTB_TICKS_HW ? ptb_ticks_hw() : ptb_ticks_gettime();
+	switch (ptb_tick_source) {
+	case PTB_TICKS_HW:        return ptb_ticks_hw();
+	case PTB_TICKS_HW_FENCED: return ptb_ticks_hw_fenced();
+	default:                  return ptb_ticks_gettime();
+	}
 }
 
 /* Counters are 64-bit and start near zero at boot, so unsigned subtraction
@@ -100,5 +144,15 @@ double ptb_ticks_to_ns(const struct ptb_clock *clk, uint64_t ticks);
 /* Whether the CPU reports an invariant TSC, with the reason when not
  * (tests and `ptbench info` use it; non-x86 answers false, "not x86"). */
 bool ptb_tsc_invariant(char *why, unsigned len);
+
+/* The facts of the live machine (platform/clock-<arch>.c). */
+void ptb_clock_facts_read(struct ptb_clock_facts *f);
+
+/* The counter the facts allow, without touching the machine: the hardware
+ * counter (fenced where the TSC is trusted but RDTSCP is missing), or
+ * clock_gettime with every reason against the counter written to refused
+ * (joined by "; "; "" when none). */
+enum ptb_tick_source ptb_clock_decide(const struct ptb_clock_facts *f, char *refused,
+				      size_t len);
 
 #endif

@@ -183,6 +183,7 @@ void ptb_sysinfo_read(struct ptb_sysinfo *si)
 	scheduler(si, si->kernel);
 	si->mutex_adaptive = mutex_adaptive();
 	si->mem_available = mem_available();
+	ptb_cpu_quota_read("", &si->quota);
 }
 
 /* glibc >= 2.32 exports the flag its own fast paths test; it is cleared

@@ -3,11 +3,13 @@
  * The software and state of the machine a result was measured on: kernel,
  * libc and NPTL versions, the compiler and flags ptbench was built with,
  * frequency governor, SMT, load, hypervisor, allowed CPUs and the
- * scheduler's slice settings.  Everything needed to judge whether two
- * results are comparable.
+ * scheduler's slice settings, and the cgroup CPU quota.  Everything needed
+ * to judge whether two results are comparable.
  */
 #ifndef PTB_SYSINFO_H
 #define PTB_SYSINFO_H
+
+#include "cgroup.h"
 
 struct ptb_sysinfo {
 	char host[64];
@@ -25,6 +27,7 @@ struct ptb_sysinfo {
 	long base_slice_ns;       /* the fair scheduler's base slice, -1 unknown */
 	int mutex_adaptive;       /* the library's adaptive mutex type, -1 none */
 	long long mem_available;  /* bytes, /proc/meminfo's MemAvailable; -1 unknown */
+	struct ptb_cpu_quota quota;   /* cgroup CPU quota; cpus -1 when none */
 };
 
 void ptb_sysinfo_read(struct ptb_sysinfo *si);

@@ -50,7 +50,10 @@ int ptb_placement_from_name(const char *name)
 }
 
 /* The PUs this process may run on: the cgroup's allowed set, and for the
- * live machine also the CPU binding inherited from taskset or a parent. */
+ * live machine also the CPU binding inherited from taskset or a parent.
+ * The calling thread's binding, not the process's: the process's is the
+ * union over its threads, which includes helper threads of an emulator
+ * (qemu-user) or a sanitizer that the binding of this thread never moved. */
 static int usable_set(struct ptb_topology *t, char *err, size_t errlen)
 {
 	hwloc_bitmap_t bound;
@@ -59,7 +62,7 @@ static int usable_set(struct ptb_topology *t, char *err, size_t errlen)
 	if (!t->thissystem)
 		return 0;
 	bound = hwloc_bitmap_alloc();
-	if (hwloc_get_cpubind(t->topo, bound, HWLOC_CPUBIND_PROCESS) != 0) {
+	if (hwloc_get_cpubind(t->topo, bound, HWLOC_CPUBIND_THREAD) != 0) {
 		snprintf(err, errlen, "cannot read this process's CPU binding: %s",
 			 strerror(errno));
 		hwloc_bitmap_free(bound);

@@ -5,6 +5,7 @@
  * their types, every warning triggered from a doctored description, and
  * `ptbench info` in both forms.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +35,7 @@ static const struct {
 	{ "governor",      JSON_STRING,       true  },
 	{ "smt",           JSON_TRUE,         true  },   /* true or false */
 	{ "loadavg",       JSON_ARRAY,        false },
+	{ "cgroup",        JSON_OBJECT,       false },
 	{ "warnings",      JSON_ARRAY,        false },
 };
 
@@ -81,9 +83,10 @@ static void check_context(const struct ptb_system *sys)
 		       "sd") &&
 	       json_integer_value(json_object_get(json_object_get(ctx, "harness"), "min_timings")) == 8,
 	       "harness limits recorded (stop sd, min_timings 8)");
-	tap_ok(json_real_value(json_object_get(json_object_get(ctx, "clock"), "overhead_ns")) > 0 &&
+	tap_ok(fabs(json_real_value(json_object_get(json_object_get(ctx, "clock"), "overhead_ns")) -
+		    sys->clock.overhead_ns) <= 0.005 &&
 	       json_integer_value(json_object_get(json_object_get(ctx, "clock"), "hz")) > 0,
-	       "clock hz and overhead recorded");
+	       "clock hz and overhead recorded (%.2f ns)", sys->clock.overhead_ns);
 	json_decref(ctx);
 }
 
@@ -110,12 +113,16 @@ static void check_warnings(const struct ptb_system *live)
 	sys.counts.machine_pus = 8;
 	snprintf(sys.counts.allowed, sizeof sys.counts.allowed, "0-1");
 	sys.sys.loadavg[0] = 1.5;
+	sys.sys.quota.cpus = 1.5;
+	snprintf(sys.sys.quota.file, sizeof sys.sys.quota.file, "/sys/fs/cgroup/test/cpu.max");
 	w = ptb_warnings_json(&sys);
 	tap_ok(warned(w, "hypervisor KVM: timings include virtualisation effects"), "hypervisor warning");
 	tap_ok(warned(w, "TSC not invariant: test"), "refused-clock warning");
 	tap_ok(warned(w, "governor powersave"), "governor warning");
 	tap_ok(warned(w, "loaded machine"), "load warning (1.5 on 2 PUs)");
 	tap_ok(warned(w, "restricted cpuset: 2 of 8 PUs"), "restricted cpuset warning");
+	tap_ok(warned(w, "cgroup CPU quota of 1.50 CPUs (/sys/fs/cgroup/test/cpu.max) is below "
+		      "the 2 allowed PUs"), "cgroup quota warning");
 	json_decref(w);
 
 	sys.cpu.hypervisor[0] = sys.sys.hypervisor[0] = sys.clock.refused[0] = '\0';
@@ -123,6 +130,7 @@ static void check_warnings(const struct ptb_system *live)
 	snprintf(sys.sys.governor, sizeof sys.sys.governor, "performance");
 	sys.sys.loadavg[0] = 0.9;
 	sys.counts.machine_pus = 2;
+	sys.sys.quota.cpus = 2;     /* a quota that covers every allowed PU */
 	w = ptb_warnings_json(&sys);
 	tap_ok(json_array_size(w) == 0, "a quiet bare-metal machine has no warnings (%zu)",
 	       json_array_size(w));

@@ -111,15 +111,71 @@ static bool printable(const char *s)
 	return true;
 }
 
+/* Every cache has a level, a known type and a size, in the order the
+ * readers promise: level first, then data, instruction, unified. */
+static void check_caches(const char *what, const struct ptb_cpuinfo *ci)
+{
+	static const char *const types[] = { "data", "instruction", "unified" };
+	bool ok = ci->ncaches >= 0 && ci->ncaches <= PTB_MAX_CACHES;
+
+	for (int i = 0; ok && i < ci->ncaches; i++) {
+		const struct ptb_cache *c = &ci->caches[i];
+		bool known = false;
+		for (size_t t = 0; t < sizeof types / sizeof types[0]; t++)
+			known |= strcmp(c->type, types[t]) == 0;
+		ok = known && c->level >= 1 && c->level <= 4 && c->kib > 0 && c->line >= 0 &&
+		     c->ways >= 0 && (i == 0 || c->level >= ci->caches[i - 1].level);
+	}
+	tap_ok(ok, "%s: %d caches, each with a level, a type and a size, in level order",
+	       what, ci->ncaches);
+}
+
+/* The L1 data cache size in bytes as the fallback's own source gives it:
+ * sysfs where the kernel has cache sysfs, else glibc (0 when neither). */
+static long fallback_l1d(const char **source)
+{
+	char path[128];
+	long size = 0;
+
+	*source = "sysfs";
+	if (access("/sys/devices/system/cpu/cpu0/cache/index0", R_OK) != 0) {
+		*source = "sysconf";
+#ifdef _SC_LEVEL1_DCACHE_SIZE
+		return sysconf(_SC_LEVEL1_DCACHE_SIZE);
+#else
+		return 0;
+#endif
+	}
+	for (int i = 0; i < PTB_MAX_CACHES; i++) {
+		char level[16] = "", type[16] = "", kib[16] = "";
+		FILE *in;
+		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
+		if (!(in = fopen(path, "r")))
+			break;
+		(void)!fscanf(in, "%15s", level);
+		fclose(in);
+		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
+		if ((in = fopen(path, "r"))) {
+			(void)!fscanf(in, "%15s", type);
+			fclose(in);
+		}
+		snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
+		if ((in = fopen(path, "r"))) {
+			(void)!fscanf(in, "%15[0-9]", kib);
+			fclose(in);
+		}
+		if (!strcmp(level, "1") && !strcmp(type, "Data"))
+			size = atol(kib) * 1024;
+	}
+	return size;
+}
+
 static void check_live(void)
 {
 	struct ptb_cpuinfo ci, proc;
 	char brand[128], family[16], model[16], stepping[16];
-#ifdef _SC_LEVEL1_DCACHE_SIZE
-	long l1d = sysconf(_SC_LEVEL1_DCACHE_SIZE);   /* glibc reads CPUID for it */
-#else
-	long l1d = 0;
-#endif
+	const char *l1d_source;
+	long l1d = fallback_l1d(&l1d_source);
 
 	int rc = ptb_cpuinfo_read(&ci, NULL);
 
@@ -149,11 +205,13 @@ static void check_live(void)
 	else
 		tap_ok(ptb_cpuinfo_from_proc(&proc, "/proc/cpuinfo") == 0 && proc.brand[0],
 		       "the fallback names a brand (\"%s\")", proc.brand);
+	check_caches("live", &ci);
+	check_caches("fallback", &proc);
 	if (l1d > 0)
 		tap_ok(proc.ncaches > 0 && proc.caches[0].level == 1 &&
 		       !strcmp(proc.caches[0].type, "data") && proc.caches[0].kib == l1d / 1024,
-		       "fallback L1d %d KiB agrees with sysconf's %ld KiB",
-		       proc.ncaches ? proc.caches[0].kib : -1, l1d / 1024);
+		       "fallback L1d %d KiB agrees with its source's %ld KiB (%s)",
+		       proc.ncaches ? proc.caches[0].kib : -1, l1d / 1024, l1d_source);
 }
 
 int main(void)

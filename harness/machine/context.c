@@ -91,10 +91,17 @@ static json_t *topology_json(const struct ptb_topo_counts *n)
 
 static json_t *clock_json(const struct ptb_clock *c)
 {
-	return json_pack("{s:s, s:I, s:b, s:o, s:o, s:o}",
-		"source", c->source, "hz", (json_int_t)llround(c->hz), "invariant", c->invariant,
+	return json_pack("{s:s, s:o, s:I, s:b, s:o, s:o, s:o}",
+		"source", c->source, "read", str_or_null(c->read),
+		"hz", (json_int_t)llround(c->hz), "invariant", c->invariant,
 		"overhead_ns", rounded(c->overhead_ns), "resolution_ns", rounded(c->resolution_ns),
 		"refused", str_or_null(c->refused));
+}
+
+static json_t *cgroup_json(const struct ptb_cpu_quota *q)
+{
+	return json_pack("{s:o, s:o}", "cpu_quota", q->cpus > 0 ? rounded(q->cpus) : json_null(),
+			 "file", str_or_null(q->file));
 }
 
 static json_t *smt_json(int smt)
@@ -107,7 +114,7 @@ json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const ch
 	const struct ptb_sysinfo *si = &sys->sys;
 
 	return json_pack("{s:o, s:s, s:o, s:o, s:o, s:{s:s, s:s}, s:o, s:o, s:s, s:o, s:o,"
-			 " s:{s:o, s:o}, s:o, s:o, s:[o, o, o], s:o}",
+			 " s:{s:o, s:o}, s:o, s:o, s:[o, o, o], s:o, s:o}",
 		"date", date_now(), "host", si->host, "command", str_or_null(command),
 		"cpu", cpu_json(&sys->cpu), "topology", topology_json(&sys->counts),
 		"os", "kernel", si->kernel, "machine", si->machine,
@@ -118,7 +125,7 @@ json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const ch
 		"base_slice_ns", int_or_null(si->base_slice_ns),
 		"governor", str_or_null(si->governor), "smt", smt_json(si->smt),
 		"loadavg", rounded(si->loadavg[0]), rounded(si->loadavg[1]), rounded(si->loadavg[2]),
-		"warnings", ptb_warnings_json(sys));
+		"cgroup", cgroup_json(&si->quota), "warnings", ptb_warnings_json(sys));
 }
 
 /* The hypervisor as the CPU names it, else as the OS does. */
@@ -130,7 +137,7 @@ static const char *hypervisor_of(const struct ptb_system *sys)
 static void warn(json_t *w, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void warn(json_t *w, const char *fmt, ...)
 {
-	char buf[320];
+	char buf[512];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -148,7 +155,8 @@ json_t *ptb_warnings_json(const struct ptb_system *sys)
 	if (hypervisor_of(sys)[0])
 		warn(w, "hypervisor %s: timings include virtualisation effects", hypervisor_of(sys));
 	if (sys->clock.refused[0])
-		warn(w, "clock: %s; timings use %s", sys->clock.refused, sys->clock.source);
+		warn(w, "clock: timings use %s, the hardware counter was refused: %s",
+		     sys->clock.source, sys->clock.refused);
 	else if (!sys->clock.invariant)
 		warn(w, "clock: %s is not invariant; its rate may follow the CPU frequency",
 		     sys->clock.source);
@@ -160,5 +168,9 @@ json_t *ptb_warnings_json(const struct ptb_system *sys)
 		     si->loadavg[0], n->pus, n->pus == 1 ? "" : "s");
 	if (n->pus < n->machine_pus)
 		warn(w, "restricted cpuset: %d of %d PUs (%s)", n->pus, n->machine_pus, n->allowed);
+	if (si->quota.cpus > 0 && si->quota.cpus < n->pus)
+		warn(w, "cgroup CPU quota of %.2f CPUs (%s) is below the %d allowed PUs: a "
+		     "throttled process measures the quota, not the primitive",
+		     si->quota.cpus, si->quota.file, n->pus);
 	return w;
 }

@@ -14,7 +14,8 @@
 /* The context; `harness` is the settings the run measured with (taken
  * over; NULL = none), `command` the command line as typed. */
 json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const char *command);
-/* Warnings for a machine: hypervisor, TSC, governor, load, restricted cpuset. */
+/* Warnings for a machine: hypervisor, TSC, governor, load, restricted
+ * cpuset, a cgroup CPU quota below the allowed PUs. */
 json_t *ptb_warnings_json(const struct ptb_system *sys);
 
 #endif

@@ -88,6 +88,20 @@ static void print_topology(FILE *out, const struct ptb_system *sys)
 	}
 }
 
+/* Every reason the hardware counter was refused, one a line. */
+static void print_refusals(FILE *out, const char *refused)
+{
+	const char *label = "refused";
+
+	while (*refused) {
+		size_t n = strcspn(refused, ";");
+		info_line(out, label, "%.*s", (int)n, refused);
+		label = "";
+		refused += n;
+		refused += strspn(refused, "; ");
+	}
+}
+
 static void print_clock(FILE *out, const struct ptb_clock *c)
 {
 	char why[160] = "";
@@ -95,13 +109,13 @@ static void print_clock(FILE *out, const struct ptb_clock *c)
 	if (strcmp(c->source, "tsc") == 0)
 		ptb_tsc_invariant(why, sizeof why);
 	fprintf(out, "Clock\n");
-	info_line(out, "source", "%s at %.3f MHz", c->source, c->hz / 1e6);
+	info_line(out, "source", "%s at %.3f MHz, read with %s", c->source, c->hz / 1e6,
+		  or_unknown(c->read));
 	info_line(out, "invariant", "%s%s%s%s", c->invariant ? "yes" : "no",
 	    why[0] ? " (" : "", why, why[0] ? ")" : "");
 	info_line(out, "read overhead", "%.2f ns", c->overhead_ns);
 	info_line(out, "resolution", "%.2f ns", c->resolution_ns);
-	if (c->refused[0])
-		info_line(out, "refused", "%s", c->refused);
+	print_refusals(out, c->refused);
 }
 
 static void print_os(FILE *out, const struct ptb_sysinfo *si)
@@ -118,6 +132,10 @@ static void print_os(FILE *out, const struct ptb_sysinfo *si)
 	info_line(out, "governor", "%s", si->governor[0] ? si->governor : "none (no cpufreq)");
 	info_line(out, "load average", "%.2f %.2f %.2f", si->loadavg[0], si->loadavg[1], si->loadavg[2]);
 	info_line(out, "hypervisor", "%s", si->hypervisor[0] ? si->hypervisor : "none seen");
+	if (si->quota.cpus > 0)
+		info_line(out, "CPU quota", "%.2f CPUs (%s)", si->quota.cpus, si->quota.file);
+	else
+		info_line(out, "CPU quota", "none (no cgroup CPU quota found)");
 	fprintf(out, "Scheduler\n");
 	info_line(out, "name", "%s", or_unknown(si->scheduler));
 	if (si->base_slice_ns >= 0)

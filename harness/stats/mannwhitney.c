@@ -123,7 +123,10 @@ static double kth_difference(const double *x, int m, const double *y, int n, dou
 		else
 			lo = mid;
 	}
-	return hi;
+	/* Bisection may end on -0.0 or +0.0 (which path it takes depends on
+	 * whether the compiler fuses lo + (hi - lo) / 2); both are the same
+	 * least value, so return one of them and print the same everywhere. */
+	return hi == 0 ? 0.0 : hi;
 }
 
 /* z with P(|Z| > z) = a for a standard normal Z, by bisection on erfc. */
