@@ -24,7 +24,7 @@
 #include "platform/topology.h"
 
 #define PTB_MAX_PARAMS  4
-#define PTB_MAX_CLIENTS 4
+#define PTB_MAX_CLIENTS 256   /* a thread per PU of a large machine */
 #define PTB_MAX_NOTES   8
 
 /* What the benchmarks may ask about the machine. */
@@ -199,6 +199,10 @@ struct ptb_client_ops {
 	void (*fini)(void *arg);
 };
 int ptb_client_start(struct ptb_point *p, const struct ptb_client_ops *ops, void *arg);
+/* The same with the client bound to `pu` (-1: unbound), for benchmarks of
+ * many threads placed by ptb_pus_in_order rather than by a placement. */
+int ptb_client_start_on(struct ptb_point *p, int pu, const struct ptb_client_ops *ops,
+			void *arg);
 /* The client's binding read back from inside it ("1", "0-1"). */
 const char *ptb_client_binding(const struct ptb_client *c);
 /* Cheap enough for inner loops: tests for cancellation every 4096 calls. */
@@ -215,6 +219,13 @@ void ptb_clients_wait(struct ptb_point *p);
 void ptb_clients_cancel(struct ptb_point *p);
 /* Threads alive in this process (from /proc/self/task), for tests. */
 int ptb_thread_count(void);
+
+/* The allowed PUs in which threads that take one PU each are placed, for
+ * an `order` of PTB_ORDERS: "compact" fills a core's PUs, then its
+ * package's, first; "spread" takes one PU per core, alternating packages,
+ * first.  Returns how many were written (at most max: every allowed PU),
+ * or -1 with the point in error. */
+int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max);
 
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and
  * read the binding back into buf; 0, or -1 with the point in error. */

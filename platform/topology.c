@@ -290,6 +290,86 @@ void ptb_placement_pair(const struct ptb_topology *t, enum ptb_placement p, stru
 	}
 }
 
+/* --- orders of N threads --------------------------------------------- */
+
+static const char *const order_names[PTB_ORDER_COUNT] = {
+	[PTB_ORDER_COMPACT] = "compact",
+	[PTB_ORDER_SPREAD]  = "spread",
+};
+
+const char *ptb_order_name(enum ptb_pu_order o)
+{
+	return (unsigned)o < PTB_ORDER_COUNT ? order_names[o] : "?";
+}
+
+int ptb_order_from_name(const char *name)
+{
+	for (int o = 0; o < PTB_ORDER_COUNT; o++)
+		if (strcmp(name, order_names[o]) == 0)
+			return o;
+	return -1;
+}
+
+/* A PU's place in the spread order: its rank in its core, its core's rank
+ * in its package, its package; then hwloc's logical (compact) order. */
+struct pu_key {
+	int os, in_core, core_in_pkg, pkg, logical;
+};
+
+static int spread_cmp(const void *a, const void *b)
+{
+	const struct pu_key *x = a, *y = b;
+	if (x->in_core != y->in_core)
+		return x->in_core - y->in_core;
+	if (x->core_in_pkg != y->core_in_pkg)
+		return x->core_in_pkg - y->core_in_pkg;
+	if (x->pkg != y->pkg)
+		return x->pkg - y->pkg;
+	return x->logical - y->logical;
+}
+
+/* hwloc's logical order walks the tree, so a core's PUs and a package's
+ * cores are consecutive: the ranks count up until the parent changes. */
+static void pu_keys(const struct ptb_topology *t, struct pu_key *k, int n)
+{
+	hwloc_obj_t prev_core = NULL, prev_pkg = NULL;
+	int in_core = 0, core_in_pkg = 0;
+	for (int i = 0; i < n; i++) {
+		hwloc_obj_t pu = hwloc_get_obj_by_type(t->topo, HWLOC_OBJ_PU, i);
+		hwloc_obj_t core = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pu);
+		hwloc_obj_t pkg = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pu);
+		if (!core)
+			core = pu;      /* no core level: every PU is its own core */
+		if (i > 0 && core == prev_core) {
+			in_core++;
+		} else {
+			in_core = 0;
+			core_in_pkg = i > 0 && pkg == prev_pkg ? core_in_pkg + 1 : 0;
+		}
+		prev_core = core;
+		prev_pkg = pkg;
+		k[i] = (struct pu_key){ (int)pu->os_index, in_core, core_in_pkg,
+					pkg ? (int)pkg->logical_index : 0, i };
+	}
+}
+
+int ptb_topology_order(const struct ptb_topology *t, enum ptb_pu_order o, int *pus, int max)
+{
+	int n = count(t, HWLOC_OBJ_PU);
+	struct pu_key *k = calloc(n > 0 ? n : 1, sizeof *k);
+	if (!k)
+		return -1;
+	pu_keys(t, k, n);
+	if (o == PTB_ORDER_SPREAD)
+		qsort(k, n, sizeof *k, spread_cmp);
+	if (n > max)
+		n = max;
+	for (int i = 0; i < n; i++)
+		pus[i] = k[i].os;
+	free(k);
+	return n;
+}
+
 /* --- binding ----------------------------------------------------------- */
 
 int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen)

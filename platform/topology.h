@@ -28,6 +28,13 @@ enum ptb_placement {
 #define PTB_PLACEMENTS_ALL    "unbound,same_pu,smt,cross_core,cross_package,cross_numa"
 #define PTB_PLACEMENTS_TWO_PU "smt,cross_core,cross_package,cross_numa"
 
+/* Orders in which threads that take one PU each fill the allowed PUs:
+ * compact fills a core's PUs, then its package's cores, before the next;
+ * spread takes one PU of every core, alternating packages, before a second
+ * PU of any core.  The names are those of ptb_order_name. */
+enum ptb_pu_order { PTB_ORDER_COMPACT, PTB_ORDER_SPREAD, PTB_ORDER_COUNT };
+#define PTB_ORDERS "compact,spread"
+
 struct ptb_pair {
 	bool possible;
 	int pu[2];            /* OS indexes; -1 for unbound */
@@ -53,6 +60,12 @@ struct ptb_topology *ptb_topology_load(const char *xml, char *err, size_t errlen
 void ptb_topology_free(struct ptb_topology *t);
 void ptb_topology_counts(const struct ptb_topology *t, struct ptb_topo_counts *c);
 void ptb_placement_pair(const struct ptb_topology *t, enum ptb_placement p, struct ptb_pair *out);
+const char *ptb_order_name(enum ptb_pu_order o);
+/* -1 when the name is unknown. */
+int ptb_order_from_name(const char *name);
+/* The allowed PUs (OS numbers) in that order; how many were written (at
+ * most max), or -1 when out of memory. */
+int ptb_topology_order(const struct ptb_topology *t, enum ptb_pu_order o, int *pus, int max);
 
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU
  * (pu < 0).  0, or -1 with err filled: binding failure is never silent. */

@@ -5,7 +5,8 @@
  * expected pair of OS PU numbers or an `na` reason saying what it needs.
  * Then the live machine: binding to each allowed PU reads back as that PU,
  * and a process bound to one PU (what `taskset -c N` does) sees one PU and
- * no two-PU placement.
+ * no two-PU placement.  And the orders in which threads of one PU each
+ * fill a topology, compact and spread.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,6 +64,46 @@ static const struct topo_case {
 		"needs 2 packages; this process may use 1 (PUs 0)",
 		"needs 2 NUMA nodes; this process may use 1 (PUs 0)" } },
 };
+
+/* Per topology: the allowed PUs in compact and in spread order. */
+static const struct order_case {
+	const char *xml, *compact, *spread;
+} orders[] = {
+	{ "topo-1pu.xml",             "0",       "0" },
+	{ "topo-2core.xml",           "0,1",     "0,1" },
+	{ "topo-smt.xml",             "0,1",     "0,1" },
+	{ "topo-2pack.xml",           "0,1",     "0,1" },
+	{ "topo-2numa.xml",           "0,1,2,3", "0,1,2,3" },
+	/* core 0 holds PUs 0 and 2: compact fills it first, spread last */
+	{ "topo-smt-interleaved.xml", "0,2,1,3", "0,1,2,3" },
+	{ "topo-2pack-restricted.xml", "0",      "0" },
+	/* 2 packages x 2 cores x 2 PUs: spread alternates packages, then cores */
+	{ "topo-2pack-smt.xml", "0,1,2,3,4,5,6,7", "0,4,2,6,1,5,3,7" },
+};
+
+static void check_order(const char *dir, const struct order_case *c)
+{
+	char path[1024], err[256], got[2][128];
+	int pus[64];
+	struct ptb_topology *t;
+
+	snprintf(path, sizeof path, "%s/%s", dir, c->xml);
+	if (!tap_ok((t = ptb_topology_load(path, err, sizeof err)) != NULL, "%s loads", c->xml))
+		return;
+	for (int o = 0; o < PTB_ORDER_COUNT; o++) {
+		int n = ptb_topology_order(t, o, pus, 64);
+		got[o][0] = 0;
+		for (int i = 0; i < n; i++)
+			snprintf(got[o] + strlen(got[o]), sizeof got[o] - strlen(got[o]), "%s%d",
+				 i ? "," : "", pus[i]);
+	}
+	tap_ok(!strcmp(got[0], c->compact) && !strcmp(got[1], c->spread),
+	       "%s orders: compact %s, spread %s (got %s; %s)", c->xml, c->compact, c->spread,
+	       got[0], got[1]);
+	tap_ok(ptb_topology_order(t, PTB_ORDER_SPREAD, pus, 1) == 1 && pus[0] == 0,
+	       "%s: an order is cut at max", c->xml);
+	ptb_topology_free(t);
+}
 
 static void check_pair(const char *xml, enum ptb_placement p, const struct ptb_pair *got,
 		       const char *want)
@@ -206,6 +247,12 @@ int main(void)
 	tap_ok(ptb_placement_from_name("cross_socket") == -1, "unknown placement name is -1");
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
 		check_case(dir, &cases[i]);
+	for (int o = 0; o < PTB_ORDER_COUNT; o++)
+		tap_ok(ptb_order_from_name(ptb_order_name(o)) == o, "order name %s round-trips",
+		       ptb_order_name(o));
+	tap_ok(ptb_order_from_name("scatter") == -1, "unknown order name is -1");
+	for (size_t i = 0; i < sizeof orders / sizeof orders[0]; i++)
+		check_order(dir, &orders[i]);
 	check_live();
 	tap_done();
 	return tap_exit();

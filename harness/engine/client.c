@@ -126,8 +126,8 @@ static void client_free(struct ptb_client *c)
 	free(c);
 }
 
-static struct ptb_client *client_new(struct ptb_point *p, const struct ptb_client_ops *ops,
-				     void *arg)
+static struct ptb_client *client_new(struct ptb_point *p, int pu,
+				     const struct ptb_client_ops *ops, void *arg)
 {
 	struct ptb_client *c = calloc(1, sizeof *c);
 	if (!c)
@@ -135,7 +135,7 @@ static struct ptb_client *client_new(struct ptb_point *p, const struct ptb_clien
 	c->ops = ops;
 	c->arg = arg;
 	c->topo = p->sys ? p->sys->topo : NULL;
-	c->pu = p->pu_client;
+	c->pu = pu;
 	pthread_mutex_init(&c->mu, NULL);
 	pthread_cond_init(&c->go, NULL);
 	pthread_cond_init(&c->ack, NULL);
@@ -143,6 +143,12 @@ static struct ptb_client *client_new(struct ptb_point *p, const struct ptb_clien
 }
 
 int ptb_client_start(struct ptb_point *p, const struct ptb_client_ops *ops, void *arg)
+{
+	return ptb_client_start_on(p, p->pu_client, ops, arg);
+}
+
+int ptb_client_start_on(struct ptb_point *p, int pu, const struct ptb_client_ops *ops,
+			void *arg)
 {
 	struct ptb_client *c;
 	int rc;
@@ -155,7 +161,7 @@ int ptb_client_start(struct ptb_point *p, const struct ptb_client_ops *ops, void
 		ptb_point_error(p, "client thread: no topology to bind it with");
 		return -1;
 	}
-	if (!(c = client_new(p, ops, arg))) {
+	if (!(c = client_new(p, pu, ops, arg))) {
 		ptb_point_error(p, "client thread: out of memory");
 		return -1;
 	}

@@ -42,3 +42,15 @@ int ptb_point_place(struct ptb_point *p)
 	}
 	return ptb_point_bind_self(p, p->pu_main, p->binding_main, sizeof p->binding_main);
 }
+
+int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max)
+{
+	int o = ptb_order_from_name(order), n;
+	if (o < 0) {
+		ptb_point_error(p, "'%s' is not an order of threads (%s)", order, PTB_ORDERS);
+		return -1;
+	}
+	if ((n = ptb_topology_order(p->sys->topo, o, pus, max)) < 0)
+		ptb_point_error(p, "ordering the PUs: out of memory");
+	return n;
+}
