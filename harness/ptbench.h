@@ -144,12 +144,26 @@ struct ptb_bench {
 	 * smoke test: they catch a broken benchmark (a lock that takes 0 ns or
 	 * a second), never a slow machine. */
 	double plausible_ns[2];
+	/* Defaults of a variable that depend on the machine (the PU counts of
+	 * this one, the pairs of its PUs): writes the list into buf; 0, or -1
+	 * to keep the variable's `defaults`, which are what `list` shows.
+	 * NULL: every variable keeps its `defaults`. */
+	int (*defaults_here)(const struct ptb_system *sys, const char *var, char *buf,
+			     size_t len);
 	bool hidden;               /* test-only: not listed, not in the default suite */
+	/* NULL: in the default suite; else the named suite it belongs to
+	 * ("extended"), run only when asked for by name or family. */
+	const char *suite;
 
 	/* How readers show the results. */
 	enum ptb_section section;
 	const struct ptb_row_rule *rows;   /* terminated by { NULL }; NULL = by name */
 	struct ptb_logp_role logp;         /* param PTB_LOGP_NONE: not a LogP input */
+	/* A matrix of PU pairs derived from the points (record/matrix.c): the
+	 * name of the derived record ("c2c"), built from each point's notes
+	 * "sender" and "receiver" (OS PU numbers) and "class" (a placement's
+	 * name); NULL: none. */
+	const char *matrix;
 };
 
 /* Every benchmark, in bench/list.h's order (bench/registry.c), and one by
@@ -226,6 +240,14 @@ int ptb_thread_count(void);
  * first.  Returns how many were written (at most max: every allowed PU),
  * or -1 with the point in error. */
 int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max);
+
+/* A `defaults_here` for a count of threads, one per PU: 1, 2, 4, ... and
+ * every allowed PU. */
+int ptb_defaults_pu_counts(const struct ptb_system *sys, char *buf, size_t len);
+/* The ordered pairs of allowed PUs a matrix of every pair measures, with
+ * their classes (ptb_topology_pair_plan); a malloc'd *out and their
+ * count, or -1. */
+int ptb_pu_pair_plan(const struct ptb_system *sys, struct ptb_pu_pair **out);
 
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and
  * read the binding back into buf; 0, or -1 with the point in error. */

@@ -370,6 +370,98 @@ int ptb_topology_order(const struct ptb_topology *t, enum ptb_pu_order o, int *p
 	return n;
 }
 
+/* --- pairs of PUs ------------------------------------------------------ */
+
+int ptb_topology_pair_class(const struct ptb_topology *t, int a, int b)
+{
+	if (a < 0 || b < 0 || !hwloc_bitmap_isset(t->allowed, (unsigned)a) ||
+	    !hwloc_bitmap_isset(t->allowed, (unsigned)b))
+		return -1;
+	if (a == b)
+		return PTB_SAME_PU;
+	hwloc_obj_t pa = hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)a);
+	hwloc_obj_t pb = hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)b);
+	hwloc_obj_t ca = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pa);
+	hwloc_obj_t cb = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pb);
+	hwloc_obj_t ka = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pa);
+	hwloc_obj_t kb = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pb);
+	if (ca && ca == cb)
+		return PTB_SMT;
+	if (ka != kb)
+		return PTB_CROSS_PACKAGE;
+	/* A PU's nodeset is its local NUMA nodes: disjoint ones are two nodes. */
+	if (pa->nodeset && pb->nodeset && !hwloc_bitmap_intersects(pa->nodeset, pb->nodeset))
+		return PTB_CROSS_NUMA;
+	return PTB_CROSS_CORE;
+}
+
+static int add_pair(const struct ptb_topology *t, struct ptb_pu_pair *out, int n, int a, int b)
+{
+	out[n] = (struct ptb_pu_pair){ a, b, ptb_topology_pair_class(t, a, b) };
+	return n + 1;
+}
+
+/* Every pair with an anchor as sender or receiver, anchors in spread
+ * order, while the next anchor's pairs fit within PTB_PAIR_PLAN_ALL. */
+static int sample_pairs(const struct ptb_topology *t, const int *compact, const int *spread,
+			int n, struct ptb_pu_pair *out)
+{
+	int k = 0, *rank = calloc((size_t)n, sizeof *rank);
+	unsigned char *taken = calloc((size_t)n * (size_t)n, 1);
+	if (!rank || !taken) {
+		free(rank);
+		free(taken);
+		return -1;
+	}
+	for (int i = 0; i < n; i++)          /* spread position -> compact rank */
+		for (int j = 0; j < n; j++)
+			if (compact[j] == spread[i])
+				rank[i] = j;
+	for (int a = 0; a < n && k + 2 * (n - 1) <= PTB_PAIR_PLAN_ALL; a++) {
+		int x = rank[a];
+		for (int y = 0; y < n; y++) {
+			if (y == x)
+				continue;
+			if (!taken[x * n + y]++)
+				k = add_pair(t, out, k, compact[x], compact[y]);
+			if (!taken[y * n + x]++)
+				k = add_pair(t, out, k, compact[y], compact[x]);
+		}
+	}
+	free(rank);
+	free(taken);
+	return k;
+}
+
+int ptb_topology_pair_plan(const struct ptb_topology *t, struct ptb_pu_pair **out)
+{
+	int n = count(t, HWLOC_OBJ_PU), k = -1;
+	int *compact = calloc((size_t)n + 1, sizeof *compact);
+	int *spread = calloc((size_t)n + 1, sizeof *spread);
+	long all = (long)n * (n - 1);
+	*out = calloc((size_t)(all < PTB_PAIR_PLAN_ALL ? all : PTB_PAIR_PLAN_ALL) + 1,
+		      sizeof **out);
+	if (compact && spread && *out && ptb_topology_order(t, PTB_ORDER_COMPACT, compact, n) == n &&
+	    ptb_topology_order(t, PTB_ORDER_SPREAD, spread, n) == n) {
+		if (all <= PTB_PAIR_PLAN_ALL) {
+			k = 0;
+			for (int i = 0; i < n; i++)
+				for (int j = 0; j < n; j++)
+					if (i != j)
+						k = add_pair(t, *out, k, compact[i], compact[j]);
+		} else {
+			k = sample_pairs(t, compact, spread, n, *out);
+		}
+	}
+	free(compact);
+	free(spread);
+	if (k < 0) {
+		free(*out);
+		*out = NULL;
+	}
+	return k;
+}
+
 /* --- binding ----------------------------------------------------------- */
 
 int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen)

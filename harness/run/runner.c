@@ -166,6 +166,8 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 		fprintf(stderr, "ptbench: %s\n", err);
 		return 1;
 	}
+	for (int i = 0; i < n; i++)
+		jobs[i].sys = &sys;
 	if (o->out_path)
 		snprintf(path, sizeof path, "%s", o->out_path);
 	else

@@ -42,7 +42,7 @@ int ptb_select_benches(const struct ptb_run_opts *o, struct ptb_job *jobs,
 	}
 	for (int j = 0; j < ptb_registry_count && n < PTB_MAX_SELECTED; j++) {
 		const struct ptb_bench *b = ptb_registry[j];
-		bool chosen = o->npatterns == 0 && !b->hidden;
+		bool chosen = o->npatterns == 0 && !b->hidden && !b->suite;
 		for (int i = 0; i < o->npatterns && !chosen; i++)
 			chosen = bench_matches(b, o->patterns[i]);
 		if (chosen)
@@ -69,7 +69,8 @@ int ptb_check_inputs(const struct ptb_run_opts *o, struct ptb_job *jobs, int n,
 		}
 		struct ptb_sweep *s = ptb_sweep_new(jobs[i].b,
 						    (const char *const *)jobs[i].set->assign,
-						    jobs[i].set->n, PTB_SWEEP_POINTS, err, errlen);
+						    jobs[i].set->n, PTB_SWEEP_POINTS, NULL, err,
+						    errlen);
 		if (!s)
 			return -1;
 		ptb_sweep_free(s);
@@ -81,7 +82,7 @@ struct ptb_sweep *ptb_job_sweep(const struct ptb_job *job)
 {
 	char err[256];
 	return ptb_sweep_new(job->b, (const char *const *)job->set->assign, job->set->n,
-			     PTB_SWEEP_POINTS, err, sizeof err);
+			     PTB_SWEEP_POINTS, job->sys, err, sizeof err);
 }
 
 
