@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "record/logp.h"
+#include "record/matrix.h"
 #include "record/model.h"
 #include "report/format.h"
 #include "report/grid.h"
@@ -56,7 +57,7 @@ static struct line *collect(const struct ptb_runfile *run, bool derived, int *co
 		return NULL;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ptb_record *r = &run->rec[i];
-		if (r->is_derived != derived)
+		if (r->is_derived != derived || ptb_matrix_is(r))
 			continue;
 		l[n].rec = r;
 		l[n].index = i;
@@ -286,6 +287,9 @@ void ptb_report_table(FILE *out, const struct ptb_runfile *run)
 			section(out, logp, nlogp, NLOGP, logp_heads, logp_cells, &fn);
 		}
 	}
+	for (size_t i = 0; i < run->n; i++)
+		if (ptb_matrix_is(&run->rec[i]))
+			ptb_report_matrix(out, &run->rec[i]);
 	if (fn.n)
 		fputc('\n', out);
 	ptb_footnotes_print(out, &fn);

@@ -23,6 +23,7 @@
 #include "machine/context.h"
 #include "machine/system.h"
 #include "record/logp.h"
+#include "record/matrix.h"
 #include "record/model.h"
 #include "record/runfile.h"
 #include "run/runner.h"
@@ -124,13 +125,16 @@ void ptb_run_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);    /* a dead child's pipe is an error, not a signal */
 }
 
-/* The derived records (LogP) follow the measured ones. */
+/* The derived records (LogP, matrices) follow the measured ones. */
 static void derive(json_t *run)
 {
 	struct ptb_runfile *model = ptb_runfile_of(run, NULL, 0);
 	json_t *logp = model ? ptb_logp_derive(model) : NULL;
+	json_t *matrix = model ? ptb_matrix_derive(model) : NULL;
 	json_array_extend(json_object_get(run, "results"), logp);
+	json_array_extend(json_object_get(run, "results"), matrix);
 	json_decref(logp);
+	json_decref(matrix);
 	ptb_runfile_free(model);
 }
 

@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "record/logp.h"
+#include "record/matrix.h"
 #include "report/format.h"
 #include "report/grid.h"
 #include "report/rows.h"
@@ -138,6 +139,8 @@ static int place_record(struct table *t, int c, const struct ptb_record *rec)
 	struct ptb_row pr;
 	struct row key = { 0 };
 	bool logp = rec->is_derived;
+	if (ptb_matrix_is(rec))
+		return 0;     /* a matrix has no one figure for a row */
 	ptb_row_of(rec->bench, rec->params, &pr);
 	key.order = pr.order;
 	key.footnote = pr.footnote;
