@@ -90,7 +90,7 @@ static int c2c_setup(struct ptb_point *p)
 	p->state = &bounce;
 	ptb_point_note(p, "sender", pair.from);
 	ptb_point_note(p, "receiver", pair.to);
-	ptb_point_note_text(p, "class", ptb_placement_name(pair.cls));
+	ptb_point_note_text(p, "class", pair.cls_name);
 	if (ptb_point_bind_self(p, pair.from, p->binding_main, sizeof p->binding_main) < 0)
 		return -1;
 	return ptb_client_start_on(p, pair.to, &receiver_ops, &bounce);

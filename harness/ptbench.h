@@ -245,8 +245,15 @@ int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max);
  * every allowed PU. */
 int ptb_defaults_pu_counts(const struct ptb_system *sys, char *buf, size_t len);
 /* The ordered pairs of allowed PUs a matrix of every pair measures, with
- * their classes (ptb_topology_pair_plan); a malloc'd *out and their
- * count, or -1. */
+ * their placement classes: every pair up to PTB_PAIR_PLAN_ALL of them,
+ * beyond that a stated sample of at most that many (engine/pairs.h).  A
+ * malloc'd *out and their count, or -1. */
+#define PTB_PAIR_PLAN_ALL 1024
+struct ptb_pu_pair {
+	int from, to;                 /* OS numbers: sender, receiver */
+	int cls;                      /* enum ptb_placement */
+	const char *cls_name;         /* its name: "cross_core" */
+};
 int ptb_pu_pair_plan(const struct ptb_system *sys, struct ptb_pu_pair **out);
 
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and

@@ -67,27 +67,11 @@ int ptb_order_from_name(const char *name);
  * most max), or -1 when out of memory. */
 int ptb_topology_order(const struct ptb_topology *t, enum ptb_pu_order o, int *pus, int max);
 
-/*
- * Ordered pairs of allowed PUs for a measurement of every pair (the
- * core-to-core matrix), each with its placement class: PTB_SMT (one core),
+/* The placement class of two allowed PUs: PTB_SMT (one core),
  * PTB_CROSS_CORE (one package and NUMA node), PTB_CROSS_NUMA (two NUMA
- * nodes of one package) or PTB_CROSS_PACKAGE (two packages); the package
- * boundary is named first because it is the larger one.  Up to
- * PTB_PAIR_PLAN_ALL ordered pairs (32 PUs) the plan is every pair, the
- * sender's compact rank first.  Beyond, it is a stated sample that stays
- * within that many: anchor PUs taken in spread order (the first PU, then
- * one in the next package, ...) and, for each, every pair with the anchor
- * as sender or receiver, while the next anchor still fits.  Returns how
- * many pairs were written to a malloc'd *out, or -1 when out of memory.
- */
-#define PTB_PAIR_PLAN_ALL 1024
-struct ptb_pu_pair {
-	int from, to;                 /* OS numbers: sender, receiver */
-	enum ptb_placement cls;
-};
-int ptb_topology_pair_plan(const struct ptb_topology *t, struct ptb_pu_pair **out);
-/* The class of two allowed PUs (as above; PTB_SAME_PU when a == b, -1 when
- * either is not allowed). */
+ * nodes of one package) or PTB_CROSS_PACKAGE (two packages) -- the package
+ * boundary is named first because it is the larger one; PTB_SAME_PU when
+ * a == b, -1 when either is not allowed. */
 int ptb_topology_pair_class(const struct ptb_topology *t, int a, int b);
 
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU

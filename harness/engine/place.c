@@ -67,8 +67,3 @@ int ptb_defaults_pu_counts(const struct ptb_system *sys, char *buf, size_t len)
 	snprintf(buf + used, len - used, "%d", n);
 	return 0;
 }
-
-int ptb_pu_pair_plan(const struct ptb_system *sys, struct ptb_pu_pair **out)
-{
-	return ptb_topology_pair_plan(sys->topo, out);
-}
