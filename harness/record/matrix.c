@@ -133,9 +133,9 @@ static json_t *matrix_json(const struct cell *cells, int n, json_t **pus_out)
 	return m;
 }
 
-/* The points of b as cells; how many (those whose notes name no pair, an
- * na point of a machine with too few PUs, are counted in *unnamed and
- * their first reason kept). */
+/* The points of b as cells; how many.  Those whose notes name no pair (an
+ * na point of a machine with too few PUs) are counted in *unnamed; the
+ * first reason of a point without a value is kept in *why. */
 static int cells_of(const struct ptb_runfile *run, const struct ptb_bench *b, struct cell *c,
 		    int *unnamed, const char **why)
 {
@@ -146,9 +146,10 @@ static int cells_of(const struct ptb_runfile *run, const struct ptb_bench *b, st
 		if (!r->bench || strcmp(r->bench, b->name) || r->is_derived)
 			continue;
 		int from = note_pu(notes, "sender"), to = note_pu(notes, "receiver");
+		if (!r->has_value && !*why)
+			*why = r->reason;
 		if (from < 0 || to < 0) {
-			if (!(*unnamed)++)
-				*why = r->reason;
+			(*unnamed)++;
 			continue;
 		}
 		c[n++] = (struct cell){ from, to, ptb_jstr(notes, "class"),
