@@ -9,9 +9,9 @@
  * a point asked to share a PU (same_pu, and yield and timeslice, which
  * always do) must read back as that one PU, and cross_core points as the
  * two PUs the topology offers, a point of two PUs it notes (c2c.pair) as
- * those two, and a point of T threads as T distinct PUs; LogP records must
- * satisfy their formula, and a derived matrix be square and summed up by
- * its classes.
+ * those two, and T threads placed in an order on T distinct PUs; LogP
+ * records must satisfy their formula, and a derived matrix be square and
+ * summed up by its classes.
  * The bounds are generous on purpose: they catch a broken benchmark (a
  * lock that takes 0 ns or a second), never a slow machine.
  */
@@ -111,7 +111,7 @@ static void check_pair_binding(const json_t *r, const char *what)
 	       want_main, main_b ? main_b : "?", want_client, client_b ? client_b : "?");
 }
 
-/* T threads one per PU (a `threads` variable): T-1 clients, all PUs distinct. */
+/* T threads placed one per PU in an `order`: T-1 clients, all PUs distinct. */
 static void check_threads_binding(const json_t *r, const char *what, const char *threads)
 {
 	const json_t *b = json_object_get(r, "binding"), *clients = json_object_get(b, "clients");
@@ -218,7 +218,7 @@ static void check_record(const json_t *r)
 	const char *threads = str(json_object_get(r, "params"), "threads");
 	if (json_object_get(notes, "sender") && json_object_get(notes, "receiver"))
 		check_pair_binding(r, what);
-	if (threads)
+	if (threads && str(json_object_get(r, "params"), "order"))
 		check_threads_binding(r, what, threads);
 }
 
