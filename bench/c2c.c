@@ -10,7 +10,7 @@
  * round trip; the figure is half of it, the one-way latency.
  *
  * The pairs are the harness's plan for this machine (ptb_pu_pair_plan:
- * every ordered pair up to 32 PUs, a stated sample beyond); the variable
+ * every ordered pair up to 23 PUs, a stated sample beyond); the variable
  * `pair` indexes it, and a default run measures the whole plan.  Each point
  * notes its `sender` and `receiver` (OS PU numbers) and their placement
  * `class`; after the run they become the derived `c2c` record, the matrix

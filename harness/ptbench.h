@@ -248,7 +248,7 @@ int ptb_defaults_pu_counts(const struct ptb_system *sys, char *buf, size_t len);
  * their placement classes: every pair up to PTB_PAIR_PLAN_ALL of them,
  * beyond that a stated sample of at most that many (engine/pairs.h).  A
  * malloc'd *out and their count, or -1. */
-#define PTB_PAIR_PLAN_ALL 1024
+#define PTB_PAIR_PLAN_ALL 512
 struct ptb_pu_pair {
 	int from, to;                 /* OS numbers: sender, receiver */
 	int cls;                      /* enum ptb_placement */
