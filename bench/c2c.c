@@ -140,7 +140,7 @@ const struct ptb_bench ptb_bench_c2c_pair = {
 	.setup = c2c_setup,
 	.run = c2c_run,
 	.teardown = c2c_teardown,
-	.suite = "extended",
+	.suite = PTB_SUITE_EXTENDED,
 	.section = PTB_SECTION_EXTRA,
 	.matrix = "c2c",
 	/* a line between caches: 5 ns .. many time slices on a loaded machine */

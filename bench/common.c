@@ -5,6 +5,7 @@
  * yielding wait, the mutex pool restored untimed between timings, and the
  * yield benchmark's alternation verdict.
  */
+#include <errno.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,11 +57,93 @@ int ptb_bench_pin_same_pu(struct ptb_point *p)
 	return ptb_point_bind_self(p, p->pu_main, p->binding_main, sizeof p->binding_main);
 }
 
+int ptb_bench_place_group(struct ptb_point *p, const char *order, int n, int *pus)
+{
+	int have = ptb_pus_in_order(p, order, pus, PTB_MAX_CLIENTS + 1);
+
+	if (have < 0)
+		return -1;
+	if (have < n) {
+		ptb_point_na(p, "needs %d PUs, one per thread; this process may use %d (PUs %s)",
+			     n, have, p->sys->counts.allowed);
+		return -1;
+	}
+	p->pu_main = pus[0];
+	p->pu_client = n > 1 ? pus[1] : pus[0];
+	return ptb_point_bind_self(p, p->pu_main, p->binding_main, sizeof p->binding_main);
+}
+
 void ptb_bench_unpin(struct ptb_point *p)
 {
 	char readback[64];
 
 	ptb_point_bind_self(p, -1, readback, sizeof readback);
+}
+
+/* name      type value (-1: leave the default) */
+static int mutex_type(const struct ptb_point *p, const char *name)
+{
+	if (!name || !strcmp(name, "normal"))
+		return -1;
+	if (!strcmp(name, "recursive"))
+		return PTHREAD_MUTEX_RECURSIVE;
+	if (!strcmp(name, "errorcheck"))
+		return PTHREAD_MUTEX_ERRORCHECK;
+	return p->sys->sys.mutex_adaptive;   /* adaptive */
+}
+
+static const char *kind_of(const struct ptb_point *p, const char *var, const char *dflt)
+{
+	const char *v = ptb_point_str(p, var);
+	return v ? v : dflt;
+}
+
+/* The attributes of the point's kind; 0, or the failing call's error. */
+static int mutex_attr(struct ptb_point *p, pthread_mutexattr_t *a, const char **what)
+{
+	const char *type = kind_of(p, "type", "normal"), *proto = kind_of(p, "protocol", "none");
+	int t = mutex_type(p, type), rc = 0;
+
+	if (!strcmp(type, "adaptive") && t < 0) {
+		*what = "type=adaptive: this C library has no adaptive mutex type";
+		return ENOTSUP;
+	}
+	if (t >= 0 && (rc = pthread_mutexattr_settype(a, t)))
+		*what = "pthread_mutexattr_settype";
+	else if (!strcmp(proto, "inherit") &&
+		 (rc = pthread_mutexattr_setprotocol(a, PTHREAD_PRIO_INHERIT)))
+		*what = "pthread_mutexattr_setprotocol(PTHREAD_PRIO_INHERIT)";
+	else if (!strcmp(proto, "protect") &&
+		 ((rc = pthread_mutexattr_setprotocol(a, PTHREAD_PRIO_PROTECT)) ||
+		  (rc = pthread_mutexattr_setprioceiling(a, sched_get_priority_min(SCHED_FIFO)))))
+		*what = "pthread_mutexattr_setprotocol(PTHREAD_PRIO_PROTECT)";
+	else if (!strcmp(kind_of(p, "robust", "no"), "yes") &&
+		 (rc = pthread_mutexattr_setrobust(a, PTHREAD_MUTEX_ROBUST)))
+		*what = "pthread_mutexattr_setrobust";
+	return rc;
+}
+
+int ptb_bench_mutex_init(struct ptb_point *p, pthread_mutex_t *m)
+{
+	pthread_mutexattr_t a;
+	const char *what = "pthread_mutex_init";
+	int rc;
+
+	pthread_mutexattr_init(&a);
+	rc = mutex_attr(p, &a, &what);
+	if (rc == 0)
+		rc = pthread_mutex_init(m, &a);
+	pthread_mutexattr_destroy(&a);
+	if (rc == 0) {
+		what = "pthread_mutex_lock";
+		if ((rc = pthread_mutex_lock(m)) == 0)
+			pthread_mutex_unlock(m);
+		else
+			pthread_mutex_destroy(m);
+	}
+	if (rc != 0)
+		ptb_point_na(p, "%s: %s", what, strerror(rc));
+	return rc ? -1 : 0;
 }
 
 void ptb_bench_await(_Atomic uint64_t *v, uint64_t want)

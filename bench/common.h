@@ -37,6 +37,32 @@ void ptb_bench_idle_stop(void);
 int ptb_bench_pin_same_pu(struct ptb_point *p);
 void ptb_bench_unpin(struct ptb_point *p);
 
+/* Place a group of n threads, one per PU, in `order` (PTB_ORDERS): fill
+ * pus[0..n) (PTB_MAX_CLIENTS + 1 entries) and bind the main thread to
+ * pus[0], recording the binding; the caller starts a client on each other
+ * PU.  0, or -1 with the point na (fewer allowed PUs than threads) or
+ * error.  ptb_bench_unpin undoes the binding. */
+int ptb_bench_place_group(struct ptb_point *p, const char *order, int n, int *pus);
+
+/*
+ * Mutex kinds, as variables of the mutex benchmarks: type (normal -- the
+ * library's default mutex --, recursive, errorcheck, adaptive where the
+ * library has one), protocol (none, inherit, protect) and robust (no,
+ * yes).
+ * ptb_bench_mutex_init initialises m as the point's kind (a variable the
+ * benchmark lacks takes its default; all defaults: default attributes, as
+ * before the kinds existed, and the same point keys) and tries a lock and an unlock; 0, or
+ * -1 with the point na and the library's error.
+ */
+#define PTB_MUTEX_KIND_PARAMS \
+	{ "type", "normal,recursive,errorcheck,adaptive", "normal", 0, 0, \
+	  "mutex type; normal is the library's default mutex" }, \
+	{ "protocol", "none,inherit,protect", "none", 0, 0, \
+	  "priority protocol; protect with the lowest SCHED_FIFO ceiling" }, \
+	{ "robust", "no,yes", "no", 0, 0, "a robust mutex (survives its owner's death)" }
+#define PTB_MUTEX_KIND_VARS "type protocol robust"
+int ptb_bench_mutex_init(struct ptb_point *p, pthread_mutex_t *m);
+
 /* Wait until *v >= want, for threads on two PUs.  Each round yields: a
  * back-off of one system call that keeps the polled line from bouncing on
  * every store of the other thread and lets another task here run.  (On a

@@ -271,7 +271,7 @@ static const struct ptb_param contention_params[] = {
 		.run = contention_run,                                                  \
 		.check = contention_check,                                              \
 		.teardown = contention_teardown,                                        \
-		.suite = "extended",                                                    \
+		.suite = PTB_SUITE_EXTENDED,                                            \
 		.section = PTB_SECTION_EXTRA,                                           \
 		/* an acquisition: 1 ns .. many time slices on a loaded machine */      \
 		.plausible_ns = { 1, 1e8 },                                             \

@@ -15,6 +15,9 @@
  * these calls: pthread_mutex_lock always executes `lock cmpxchg` and
  * pthread_mutex_unlock `xchg` (read from its disassembly), so there both
  * rows agree.
+ *
+ * The variables type, protocol and robust choose the mutex kind
+ * (bench/common.h); their defaults are the paper's mutex.
  */
 #include <pthread.h>
 
@@ -29,21 +32,23 @@ static int lockunlock_setup(struct ptb_point *p)
 	static struct lockunlock st;
 	int threads;
 
-	pthread_mutex_init(&st.m, NULL);
+	if (ptb_bench_mutex_init(p, &st.m) < 0)
+		return -1;
 	p->state = &st;
-	if (ptb_point_long(p, "threads") == 2)
-		return ptb_bench_idle_helper(p);
-	if ((threads = ptb_thread_count()) != 1) {
+	if (ptb_point_long(p, "threads") == 2) {
+		if (ptb_bench_idle_helper(p) == 0)
+			return 0;
+	} else if ((threads = ptb_thread_count()) != 1) {
 		ptb_point_na(p, "threads=1 needs a single-threaded process; this one has %d threads",
 			     threads);
-		return -1;
-	}
-	if (ptb_process_single_threaded() == 0) {
+	} else if (ptb_process_single_threaded() == 0) {
 		ptb_point_na(p, "threads=1: the C library already treats this process as "
 			     "multi-threaded (an earlier point created a thread); run threads=1 first");
-		return -1;
+	} else {
+		return 0;
 	}
-	return 0;
+	pthread_mutex_destroy(&st.m);   /* a failed setup gets no teardown */
+	return -1;
 }
 
 static void lockunlock_run(struct ptb_point *p, uint64_t n)
@@ -66,13 +71,20 @@ static void lockunlock_teardown(struct ptb_point *p)
 static const struct ptb_param lockunlock_params[] = {
 	{ "threads", "1,2", "1,2", 0, 0,
 	  "1: the process has never had another thread; 2: an idle second thread exists (the paper's process)" },
+	PTB_MUTEX_KIND_PARAMS,
 	{ 0 }
 };
 
+#define SINGLE_NOTE "single-threaded process: a C library may skip the atomic instruction then (glibc 2.36 on x86-64 does not); the paper's process was multi-threaded"
+
 static const struct ptb_row_rule lockunlock_rows[] = {
-	/* match         group label                                             footnote */
-	{ "threads=2?", "",   "Mutex lock and unlock",                          NULL },
-	{ "threads=1",  "",   "Mutex lock and unlock, single-threaded process", "single-threaded process: a C library may skip the atomic instruction then (glibc 2.36 on x86-64 does not); the paper's process was multi-threaded" },
+	/* The paper's mutex (older files lack the kind variables), then the
+	 * other kinds, whose variables the label then shows. */
+	/* match                                          group label                                             footnote */
+	{ "threads=2? type=normal? protocol=none? robust=no?", "", "Mutex lock and unlock",                          NULL },
+	{ "threads=1 type=normal? protocol=none? robust=no?",  "", "Mutex lock and unlock, single-threaded process", SINGLE_NOTE },
+	{ "threads=2?",                                        "", "Mutex lock and unlock",                          NULL },
+	{ "threads=1",                                         "", "Mutex lock and unlock, single-threaded process", SINGLE_NOTE },
 	{ NULL }
 };
 
@@ -86,5 +98,6 @@ const struct ptb_bench ptb_bench_mutex_lockunlock = {
 	.run = lockunlock_run,
 	.teardown = lockunlock_teardown,
 	.rows = lockunlock_rows,
+	.keyless_defaults = PTB_MUTEX_KIND_VARS,
 	.plausible_ns = { 1, 5e3 },   /* two calls: 1 ns .. 5 us */
 };

@@ -32,6 +32,9 @@
  * nobody, so every call takes the uncontended path): 4 locks and 4 unlocks
  * per iteration, / 4, the paper's estimate of o_s + o_r.  An idle thread
  * keeps the process multi-threaded, as in the ping-pong.
+ *
+ * mutex.pingpong's variables type, protocol and robust choose the kind of
+ * the four mutexes (bench/common.h); their defaults are the paper's mutex.
  */
 #include <pthread.h>
 
@@ -91,12 +94,19 @@ static const struct ptb_client_ops client_ops = {
 	.init = client_init, .body = client_column, .fini = client_fini,
 };
 
-static void hold_even(void)
+/* The four mutexes of the point's kind, main's two held; 0, or -1 with
+ * the point na and nothing left initialised. */
+static int hold_even(struct ptb_point *p)
 {
 	for (int i = 0; i < 4; i++)
-		pthread_mutex_init(&pp.m[i], NULL);
+		if (ptb_bench_mutex_init(p, &pp.m[i]) < 0) {
+			while (i--)
+				pthread_mutex_destroy(&pp.m[i]);
+			return -1;
+		}
 	pthread_mutex_lock(&pp.m[0]);
 	pthread_mutex_lock(&pp.m[2]);
+	return 0;
 }
 
 /* Undo hold_even: the mutexes unlocked and destroyed. */
@@ -111,7 +121,8 @@ static void release_all(void)
 /* A failed setup gets no teardown: leave the mutexes as we found them. */
 static int pingpong_setup(struct ptb_point *p)
 {
-	hold_even();
+	if (hold_even(p) < 0)
+		return -1;
 	p->state = &pp;
 	if (ptb_client_start(p, &client_ops, &pp) == 0)
 		return 0;
@@ -121,7 +132,8 @@ static int pingpong_setup(struct ptb_point *p)
 
 static int nocontention_setup(struct ptb_point *p)
 {
-	hold_even();
+	if (hold_even(p) < 0)
+		return -1;
 	p->state = &pp;
 	if (ptb_bench_idle_helper(p) == 0)
 		return 0;
@@ -143,14 +155,18 @@ static void pingpong_teardown(struct ptb_point *p)
 static const struct ptb_param pingpong_params[] = {
 	{ "placement", PTB_PLACEMENTS_ALL, PTB_PLACEMENTS_ALL, 0, 0,
 	  "where the main thread and the client run" },
+	PTB_MUTEX_KIND_PARAMS,
 	{ 0 }
 };
 
 static const struct ptb_param no_params[] = { { 0 } };
 
 static const struct ptb_row_rule pingpong_rows[] = {
-	/* match          group              label footnote */
-	{ "placement=*", "Mutex Ping-pong", "%s", NULL },
+	/* The paper's mutex (older files lack the kind variables), then the
+	 * other kinds, whose variables the label then shows. */
+	/* match                                               group              label footnote */
+	{ "placement=* type=normal? protocol=none? robust=no?", "Mutex Ping-pong", "%s", NULL },
+	{ "placement=*",                                        "Mutex Ping-pong", "%s", NULL },
 	{ NULL }
 };
 
@@ -171,6 +187,7 @@ const struct ptb_bench ptb_bench_mutex_pingpong = {
 	.teardown = pingpong_teardown,
 	.target_s = 0.01,
 	.rows = pingpong_rows,
+	.keyless_defaults = PTB_MUTEX_KIND_VARS,
 	.logp = { "mutex", PTB_LOGP_RTT, true, "mutex" },
 	.plausible_ns = { 20, 1e8 },   /* a handover: 20 ns .. many slices on a loaded machine */
 };

@@ -107,6 +107,14 @@ enum ptb_section {
 	PTB_SECTION_EXTRA,       /* measured alongside, not in the paper */
 };
 
+/* The named suite a benchmark belongs to: a plain `ptbench run` measures
+ * the default one (the paper's Table 1 and LogP); `--suite extended` the
+ * families the paper's section 5 promised and the whole-machine ones. */
+enum ptb_suite {
+	PTB_SUITE_DEFAULT,
+	PTB_SUITE_EXTENDED,
+};
+
 /*
  * The LogP parameter a benchmark's figure is, for the derivation of a
  * mechanism's LogP record (record/logp.c).  The round-trip benchmark names
@@ -150,10 +158,12 @@ struct ptb_bench {
 	 * NULL: every variable keeps its `defaults`. */
 	int (*defaults_here)(const struct ptb_system *sys, const char *var, char *buf,
 			     size_t len);
-	bool hidden;               /* test-only: not listed, not in the default suite */
-	/* NULL: in the default suite; else the named suite it belongs to
-	 * ("extended"), run only when asked for by name or family. */
-	const char *suite;
+	bool hidden;               /* test-only: not listed, in no suite */
+	enum ptb_suite suite;      /* which suite runs it without -b */
+	/* Variables added after results existed ("type protocol"): at their
+	 * (single) default value they are left out of a record's point key, so
+	 * that `compare` still pairs the point with older files. */
+	const char *keyless_defaults;
 
 	/* How readers show the results. */
 	enum ptb_section section;

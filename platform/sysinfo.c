@@ -6,6 +6,7 @@
  */
 #include "config.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -135,6 +136,16 @@ static void scheduler(struct ptb_sysinfo *si, const char *release)
 			return;
 }
 
+/* GNU's mutex that spins a while before it blocks, where there is one. */
+static int mutex_adaptive(void)
+{
+#if HAVE_DECL_PTHREAD_MUTEX_ADAPTIVE_NP
+	return PTHREAD_MUTEX_ADAPTIVE_NP;
+#else
+	return -1;
+#endif
+}
+
 void ptb_sysinfo_read(struct ptb_sysinfo *si)
 {
 	struct utsname u;
@@ -156,6 +167,7 @@ void ptb_sysinfo_read(struct ptb_sysinfo *si)
 	si->online_cpus = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	hypervisor(si);
 	scheduler(si, si->kernel);
+	si->mutex_adaptive = mutex_adaptive();
 }
 
 /* glibc >= 2.32 exports the flag its own fast paths test; it is cleared

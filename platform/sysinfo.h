@@ -23,6 +23,7 @@ struct ptb_sysinfo {
 	int online_cpus;
 	char scheduler[32];       /* "EEVDF", "CFS" or "" */
 	long base_slice_ns;       /* the fair scheduler's base slice, -1 unknown */
+	int mutex_adaptive;       /* the library's adaptive mutex type, -1 none */
 };
 
 void ptb_sysinfo_read(struct ptb_sysinfo *si);

@@ -47,24 +47,30 @@ bad_input "list with an argument"        list extra
 bad_input "malformed numeric variable"   run -b mutex.lock -p mutexes=12abc
 bad_input "numeric variable out of range" run -b mutex.lock -p mutexes=0
 
-# Every long option of `run --help` and every command of `--help` is in the
-# manual page, and the other way round for run's options.
+# Every long option of `run --help`, `ab --help` and `compare --help`, and
+# every command of `--help`, is in the manual page (--help, which every
+# command has, aside); and every option the manual names is one of theirs.
 man="$top_srcdir/man/ptbench.1"
-"$PTBENCH" run --help >help.txt
-missing=""
-for opt in $(grep -o -- '--[a-z][a-z-]*' help.txt | sort -u); do
-	grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man" || missing="$missing $opt"
+: >all-help.txt
+for cmd in run ab compare; do
+	"$PTBENCH" $cmd --help >help.txt
+	cat help.txt >>all-help.txt
+	missing=""
+	for opt in $(grep -o -- '--[a-z][a-z-]*' help.txt | grep -vx -- --help | sort -u); do
+		grep -q -- "$(echo "$opt" | sed 's/-/\\\\-/g')" "$man" || missing="$missing $opt"
+	done
+	check "$cmd --help options are all in the manual${missing:+ (missing:$missing)}" test -z "$missing"
 done
-check "run --help options are all in the manual${missing:+ (missing:$missing)}" test -z "$missing"
 missing=""
 for opt in $(grep -o -- '\\-\\-[a-z][a-z\\-]*' "$man" | sed 's/\\//g' | sort -u); do
-	case $opt in --alpha|--threshold|--stat|--json|--help|--version) continue ;; esac
-	grep -q -- "$opt" help.txt || missing="$missing $opt"
+	case $opt in --stat|--json|--help|--version) continue ;; esac
+	grep -q -- "$opt" all-help.txt || missing="$missing $opt"
 done
-check "manual's run options are all in run --help${missing:+ (missing:$missing)}" test -z "$missing"
+check "manual's options are all in run, ab or compare --help${missing:+ (missing:$missing)}" test -z "$missing"
+rm -f all-help.txt
 "$PTBENCH" --help >help.txt
 missing=""
-for cmd in run list info report table compare; do
+for cmd in run list info report table compare ab; do
 	grep -q "^  $cmd " help.txt || missing="$missing $cmd"
 	grep -q "^\.B $cmd\$" "$man" || missing="$missing man:$cmd"
 done

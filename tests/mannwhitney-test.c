@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The Mann-Whitney U test and the Hodges-Lehmann shift with its 95 % CI
- * against values worked out by hand (the arithmetic is in the comments), for
+ * The Mann-Whitney U test and the Hodges-Lehmann shift with its CI (95 %,
+ * and the wider levels a comparison of many points asks for) against
+ * values worked out by hand (the arithmetic is in the comments), for
  * the exact small-sample path, the normal approximation with ties, and the
  * degenerate cases the regression gate must call inconclusive.
  */
@@ -15,7 +16,7 @@
 static struct ptb_mw run(const double *b, int nb, const double *n, int nn)
 {
 	struct ptb_mw r = { 0 };
-	tap_ok(ptb_mann_whitney(b, nb, n, nn, &r) == 0, "computes for %d and %d values", nb, nn);
+	tap_ok(ptb_mann_whitney(b, nb, n, nn, 0.95, &r) == 0, "computes for %d and %d values", nb, nn);
 	return r;
 }
 
@@ -118,6 +119,31 @@ static void thirty_by_thirty(void)
 	tap_near(r.shift_hi, 105, 0, "30x30: CI high = D(584) = 105");
 }
 
+/*
+ * Other levels.  4x4 separated (above): P(U <= 0) = 1/70 = 0.0143, so at
+ * level 0.97 (tail 0.015) k = 1 still gives [1, 7], and at 0.98 (tail 0.01)
+ * no k qualifies: no CI.  30x30 (above) at 0.99: z = 2.575829, C = 450 -
+ * 2.575829 * 67.638746 = 275.77, k = floor(C + 1/2) = 276; the first 23
+ * values of t cover 276 differences, so D(276) has t = -29 + 22 = -7 (93)
+ * and D(625) = 107.
+ */
+static void other_levels(void)
+{
+	double b4[] = { 1, 2, 3, 4 }, n4[] = { 5, 6, 7, 8 }, b[30], n[30];
+	struct ptb_mw r;
+	tap_ok(ptb_mann_whitney(b4, 4, n4, 4, 0.97, &r) == 0 && r.shift_lo == 1 && r.shift_hi == 7,
+	       "4x4 at 97 %%: [D(1), D(16)] = [1, 7]");
+	tap_ok(ptb_mann_whitney(b4, 4, n4, 4, 0.98, &r) == 0 && isnan(r.shift_lo) &&
+	       isnan(r.shift_hi), "4x4 at 98 %%: too few values for a CI");
+	for (int i = 0; i < 30; i++) {
+		b[i] = 1 + i;
+		n[i] = 101 + i;
+	}
+	tap_ok(ptb_mann_whitney(b, 30, n, 30, 0.99, &r) == 0, "30x30 at 99 %% computes");
+	tap_near(r.shift_lo, 93, 0, "30x30 at 99 %%: CI low = D(276) = 93");
+	tap_near(r.shift_hi, 107, 0, "30x30 at 99 %%: CI high = D(625) = 107");
+}
+
 /* The degenerate cases the gate must not call significant. */
 static void degenerate(void)
 {
@@ -134,7 +160,7 @@ static void degenerate(void)
 	tap_near(r.p, 1, 0, "all values equal: p = 1");
 	tap_near(r.shift, 0, 0, "all values equal: shift 0");
 
-	tap_ok(ptb_mann_whitney(same, 0, same, 3, &r) == -1, "empty sample refused");
+	tap_ok(ptb_mann_whitney(same, 0, same, 3, 0.95, &r) == -1, "empty sample refused");
 }
 
 /* Order of the inputs must not matter, and the test is antisymmetric. */
@@ -181,7 +207,7 @@ static void against_brute_force(void)
 		qsort(d, (size_t)k, sizeof *d, cmp);
 		double med = k % 2 ? d[k / 2] : (d[k / 2 - 1] + d[k / 2]) / 2;
 		struct ptb_mw r;
-		if (ptb_mann_whitney(b, nb, n, nn, &r) != 0 || r.shift != med ||
+		if (ptb_mann_whitney(b, nb, n, nn, 0.95, &r) != 0 || r.shift != med ||
 		    !(r.p >= 0 && r.p <= 1) ||
 		    (!isnan(r.shift_lo) && (!member(r.shift_lo, d, k) || !member(r.shift_hi, d, k) ||
 					    r.shift_lo > r.shift || r.shift_hi < r.shift)))
@@ -197,6 +223,7 @@ int main(void)
 	five_by_five();
 	ties_normal();
 	thirty_by_thirty();
+	other_levels();
 	degenerate();
 	symmetry();
 	against_brute_force();

@@ -9,6 +9,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "report/format.h"
@@ -180,8 +181,41 @@ static void test_helpers(void)
 	json_decref(p);
 }
 
+/* text/: cutting, mending and escaping UTF-8 (issue 9). */
+static void test_utf8(void)
+{
+	char buf[8], fixed[16] = "caf\xe9.json", small[6] = "a\xff\xfe";
+	char *p;
+	ptb_textf(buf, sizeof buf, "%s", "ab\u00e9\u00e9\u00e9");   /* 8 bytes into 7 */
+	tap_ok(!strcmp(buf, "ab\u00e9\u00e9"), "a cut string loses its half character (\"%s\")", buf);
+	ptb_textf(buf, sizeof buf, "%s", "abcdefgh");
+	tap_ok(!strcmp(buf, "abcdefg"), "ASCII is cut at the byte");
+	buf[0] = 0;
+	ptb_appendf(buf, sizeof buf, "%s", "\u00b5\u00b5\u00b5\u00b5");
+	tap_ok(!strcmp(buf, "\u00b5\u00b5\u00b5"), "appending stops at a character too");
+	tap_ok(ptb_utf8_len("\xc3\xa9") == 2 && ptb_utf8_len("\xe2\x82\xac") == 3 &&
+	       ptb_utf8_len("\xf0\x9f\x98\x80") == 4 && ptb_utf8_len("a") == 1,
+	       "valid sequences have their lengths");
+	tap_ok(!ptb_utf8_len("\xc0\xaf") && !ptb_utf8_len("\xe0\x80\xaf") &&
+	       !ptb_utf8_len("\xed\xa0\x80") && !ptb_utf8_len("\xf4\x90\x80\x80") &&
+	       !ptb_utf8_len("\x80") && !ptb_utf8_len("\xe2\x82"),
+	       "overlong, surrogate, beyond U+10FFFF, stray and cut sequences are invalid");
+	ptb_utf8_fix(fixed, sizeof fixed);
+	tap_ok(!strcmp(fixed, "caf\xef\xbf\xbd.json"), "an invalid byte becomes U+FFFD");
+	ptb_utf8_fix(small, sizeof small);
+	tap_ok(!strcmp(small, "a\xef\xbf\xbd"), "within its buffer, cut at a character");
+	p = ptb_printable("x\x1b[31m\a\xc2\x9b\u00e9\x7f");
+	tap_ok(p && !strcmp(p, "x\\x1B[31m\\x07\\u009B\u00e9\\x7F"),
+	       "controls escaped, other text kept (\"%s\")", p ? p : "");
+	char *twice = p ? ptb_printable(p) : NULL;
+	tap_ok(twice && !strcmp(twice, p), "escaping twice changes nothing more");
+	free(p);
+	free(twice);
+}
+
 int main(void)
 {
+	test_utf8();
 	test_paper_rows();
 	test_special_rows();
 	test_fmt_us();

@@ -8,12 +8,14 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli/cli.h"
 #include "cli/commands.h"
 #include "cli/error.h"
+#include "text/text.h"
 
 static const char main_usage[] =
 	"usage: ptbench [COMMAND] [OPTIONS]\n"
@@ -61,9 +63,22 @@ static void join_args(int argc, char **argv, char *buf, size_t len)
 	buf[0] = '\0';
 	for (int i = 0; i < argc && off < len; i++)
 		off += snprintf(buf + off, len - off, "%s%s", i ? " " : "", argv[i]);
+	ptb_utf8_fix(buf, len);     /* it goes into the result file */
 }
 
-int ptb_cli_main(int argc, char **argv)
+/* Output that could not be written (a full disk, a closed pipe) is a
+ * failure, said on stderr: stdio would otherwise lose it in silence. */
+static int checked_output(int rc)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return rc;
+	fprintf(stderr, "ptbench: cannot write the output: %s\n",
+		errno ? strerror(errno) : "write error");
+	return rc ? rc : 2;
+}
+
+static int dispatch(int argc, char **argv)
 {
 	ptb_invoked_as = argv[0];
 	argv[0] = "ptbench";
@@ -80,4 +95,9 @@ int ptb_cli_main(int argc, char **argv)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);
 	return ptb_bad_input(NULL, "unknown command '%s' (see 'ptbench --help')", argv[1]);
+}
+
+int ptb_cli_main(int argc, char **argv)
+{
+	return checked_output(dispatch(argc, argv));
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* `ptbench compare BASE NEW [--alpha A] [--threshold PCT] [--format md|json]`. */
+/* `ptbench compare BASE NEW [--alpha A] [--threshold PCT] [--format md|json]`:
+ * two runs that can be compared (not failed, not cut short), or exit 2. */
 #include "config.h"
 
 #include <stdio.h>
@@ -45,8 +46,9 @@ static int compare_option(void *ctx, int c, const char *arg)
 
 int ptb_cmd_compare(int argc, char **argv)
 {
-	struct ptb_compare_opts o = { .alpha = 0.01, .threshold = 5 };
+	struct ptb_compare_opts o = { .alpha = 0.05, .threshold = 5 };
 	struct ptb_runfile *base = NULL, *next = NULL;
+	const struct ptb_runfile *failed;
 	char err[512];
 	int first, rc;
 	rc = ptb_options("compare", argc, argv, ":h", compare_options, usage, compare_option, &o,
@@ -62,10 +64,11 @@ int ptb_cmd_compare(int argc, char **argv)
 		rc = ptb_bad_input("compare", "%s: point '%s' appears twice",
 				   base->duplicate ? base->path : next->path,
 				   base->duplicate ? base->duplicate : next->duplicate);
+	else if ((failed = ptb_compare_unusable(base) ? base
+			   : ptb_compare_unusable(next) ? next : NULL))
+		rc = ptb_bad_input("compare", "%s: %s", failed->path, ptb_compare_unusable(failed));
 	else if ((rc = ptb_compare(base, next, &o)) < 0)
 		rc = ptb_bad_input("compare", "out of memory");
-	if (rc >= 0 && rc != 2 && (fflush(stdout) || ferror(stdout)))
-		rc = ptb_bad_input("compare", "cannot write the report");
 	ptb_runfile_free(base);
 	ptb_runfile_free(next);
 	return rc;

@@ -23,7 +23,8 @@ static void list_param(const struct ptb_param *pp)
 int ptb_cmd_list(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
-		puts("usage: ptbench list\n\nThe benchmarks, what one reported unit is, their variables and domains.");
+		puts("usage: ptbench list\n\nThe benchmarks, what one reported unit is, their variables and domains;\n"
+		     "those marked (suite extended) run with 'ptbench run --suite extended'.");
 		return 0;
 	}
 	if (argc > 1)
@@ -32,7 +33,8 @@ int ptb_cmd_list(int argc, char **argv)
 		const struct ptb_bench *b = ptb_registry[i];
 		if (b->hidden)
 			continue;
-		printf("%-20s %s [per %s]\n", b->name, b->summary, b->per);
+		printf("%-20s %s [per %s]%s\n", b->name, b->summary, b->per,
+		       b->suite == PTB_SUITE_EXTENDED ? " (suite extended)" : "");
 		for (const struct ptb_param *pp = b->params; pp && pp->name; pp++)
 			list_param(pp);
 	}

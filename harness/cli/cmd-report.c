@@ -43,7 +43,7 @@ int ptb_cmd_report(int argc, char **argv)
 	struct ptb_runfile *run = ptb_runfile_load(argv[first], err, sizeof err);
 	if (!run)
 		return ptb_bad_input("report", "%s", err);
-	rc = ptb_report(stdout, run, fmt);
+	ptb_report(stdout, run, fmt);     /* a failed write is caught in cli.c */
 	ptb_runfile_free(run);
-	return rc ? 1 : 0;
+	return 0;
 }

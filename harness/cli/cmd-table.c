@@ -8,6 +8,7 @@
 #include "cli/commands.h"
 #include "cli/error.h"
 #include "cli/options.h"
+#include "text/text.h"
 #include "tools/table.h"
 
 static const char usage[] =
@@ -52,11 +53,13 @@ int ptb_cmd_table(int argc, char **argv)
 		if (!(runs[n] = ptb_runfile_load(argv[first + n], err, sizeof err))) {
 			rc = ptb_bad_input("table", "%s", err);
 			break;
+		} else if (runs[n]->duplicate) {   /* its cell shows the first record */
+			fprintf(stderr, "ptbench table: %s: point '", argv[first + n]);
+			ptb_fputs_printable(stderr, runs[n]->duplicate);
+			fputs("' appears twice; the first is shown\n", stderr);
 		}
 	if (!rc && ptb_table_print(stdout, runs, n, a.format, a.stat) < 0)
 		rc = ptb_bad_input("table", "out of memory");
-	if (!rc && (fflush(stdout) || ferror(stdout)))
-		rc = ptb_bad_input("table", "cannot write the table");
 	for (int i = 0; i < n; i++)
 		ptb_runfile_free(runs[i]);
 	free(runs);

@@ -11,6 +11,22 @@
 #include <string.h>
 
 #include "machine/system.h"
+#include "text/text.h"
+
+/* What the system says goes into the result file, which holds only valid
+ * UTF-8: a host name or brand string in another encoding is mended here. */
+#define FIX(field) ptb_utf8_fix(field, sizeof field)
+static void mend_text(struct ptb_system *sys)
+{
+	FIX(sys->sys.host); FIX(sys->sys.kernel); FIX(sys->sys.machine);
+	FIX(sys->sys.libc); FIX(sys->sys.pthreads); FIX(sys->sys.compiler);
+	FIX(sys->sys.governor); FIX(sys->sys.hypervisor); FIX(sys->sys.scheduler);
+	FIX(sys->cpu.vendor); FIX(sys->cpu.brand); FIX(sys->cpu.hypervisor);
+	FIX(sys->cpu.note); FIX(sys->clock.refused); FIX(sys->counts.allowed);
+	for (int i = 0; i < sys->cpu.ncaches; i++)
+		FIX(sys->cpu.caches[i].type);
+}
+#undef FIX
 
 int ptb_system_init(struct ptb_system *sys, char *err, size_t errlen)
 {
@@ -32,6 +48,7 @@ int ptb_system_init(struct ptb_system *sys, char *err, size_t errlen)
 	 * carries what could be read. */
 	ptb_cpuinfo_read(&sys->cpu, NULL);
 	ptb_sysinfo_read(&sys->sys);
+	mend_text(sys);
 	return 0;
 }
 

@@ -38,6 +38,22 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
+/* A variable a benchmark gained later, at its default value, is left out
+ * of the key, so that such a point keeps the key it had in older files. */
+static bool keyless(const char *bench, const char *var, const json_t *v)
+{
+	const struct ptb_bench *b = ptb_bench_find(bench);
+	const char *list = b ? b->keyless_defaults : NULL;
+	size_t n = strlen(var);
+	for (const char *t = list; t && *(t += strspn(t, " ")); t += strcspn(t, " "))
+		if (!strncmp(t, var, n) && (t[n] == ' ' || !t[n]))
+			for (const struct ptb_param *p = b->params; p && p->name; p++)
+				if (!strcmp(p->name, var))
+					return json_string_value(v) && p->defaults &&
+					       !strcmp(json_string_value(v), p->defaults);
+	return false;
+}
+
 char *ptb_point_key(const char *bench, const json_t *params)
 {
 	size_t n = json_object_size(params), len = strlen(bench ? bench : "?") + 1, k = 0;
@@ -47,13 +63,15 @@ char *ptb_point_key(const char *bench, const json_t *params)
 	if (!keys)
 		return NULL;
 	json_object_foreach((json_t *)params, var, v) {
+		if (keyless(bench, var, v))
+			continue;
 		keys[k++] = var;
 		len += strlen(var) + 2 + strlen(json_string_value(v) ?: "?");
 	}
-	qsort(keys, n, sizeof *keys, cmp_str);
+	qsort(keys, k, sizeof *keys, cmp_str);
 	if ((key = malloc(len))) {
 		strcpy(key, bench ? bench : "?");
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < k; i++) {
 			strcat(strcat(strcat(key, " "), keys[i]), "=");
 			strcat(key, ptb_jstr(params, keys[i]) ?: "?");
 		}

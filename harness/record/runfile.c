@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "record/runfile.h"
+#include "record/target.h"
 #include "record/validate.h"
 #include "text/text.h"
 
@@ -117,7 +118,7 @@ int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t 
 		ptb_errf(err, errlen, "%s: not written: the document is not a run", path);
 		return -1;
 	}
-	if ((size_t)snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid()) >= sizeof tmp) {
+	if (ptb_run_tmp_name(path, getpid(), tmp, sizeof tmp) < 0) {
 		ptb_errf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
 		return -1;
 	}
@@ -153,20 +154,33 @@ int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t 
 }
 
 
+/* Why a file that is not a regular one, or an empty one, is no result
+ * file; NULL when it may be read.  Opened without blocking, a FIFO or a
+ * terminal is refused instead of waited on. */
+static const char *unreadable(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return "is a directory";
+	if (!S_ISREG(st->st_mode))
+		return S_ISFIFO(st->st_mode) ? "is a FIFO, not a result file"
+		     : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "is a device, not a result file"
+		     : "is not a regular file";
+	return st->st_size == 0 ? "empty file" : NULL;
+}
+
 json_t *ptb_run_load(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	json_error_t je;
 	char why[400];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ptb_errf(err, errlen, "%s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return NULL;
 	}
-	const char *refuse = S_ISDIR(st.st_mode) ? "is a directory"
-			   : S_ISREG(st.st_mode) && st.st_size == 0 ? "empty file" : NULL;
+	const char *refuse = unreadable(&st);
 	FILE *f = refuse ? NULL : fdopen(fd, "r");
 	if (!f) {
 		ptb_errf(err, errlen, "%s: %s", path, refuse ? refuse : strerror(errno));

@@ -8,6 +8,7 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -24,7 +25,7 @@ static const char *const run_statuses[] = { "complete", "interrupted", "running"
 struct check {
 	char *err;
 	size_t errlen;
-	char where[48];
+	char where[64];
 };
 
 __attribute__((format(printf, 2, 3)))
@@ -60,6 +61,37 @@ static bool is_kind(const json_t *v, enum kind k)
 }
 
 /*
+ * The domain of a number: anything finite, a duration (not negative, under
+ * PTB_SAMPLE_MAX_NS), a count (a whole number a reader can convert to any
+ * integer type it uses), a figure not below 0, a probability.
+ */
+enum domain { D_FINITE, D_DURATION, D_COUNT, D_NONNEG, D_UNIT };
+
+/* A per-iteration time is a duration: not negative, and under the 1e15 ns
+ * (11 days) that keeps every sum and difference the readers form finite. */
+#define PTB_SAMPLE_MAX_NS 1e15
+/* Counts up to 2^31 - 1: an int holds them, and no run times more. */
+#define PTB_COUNT_MAX 2147483647.0
+
+static bool in_domain(double v, enum domain d)
+{
+	switch (d) {
+	case D_FINITE:   return isfinite(v) && fabs(v) <= PTB_SAMPLE_MAX_NS;
+	case D_DURATION: return v >= 0 && v <= PTB_SAMPLE_MAX_NS;
+	case D_COUNT:    return v >= 0 && v <= PTB_COUNT_MAX && v == floor(v);
+	case D_NONNEG:   return v >= 0 && v <= PTB_SAMPLE_MAX_NS;
+	case D_UNIT:     return v >= 0 && v <= 1;
+	}
+	return false;
+}
+
+static const char *const domain_name[] = {
+	[D_FINITE] = "a finite number", [D_DURATION] = "a duration in [0, 1e15] ns",
+	[D_COUNT] = "a whole number in [0, 2^31)", [D_NONNEG] = "a number in [0, 1e15]",
+	[D_UNIT] = "a probability in [0, 1]",
+};
+
+/*
  * When a field must be there and not null: always, for every point with a
  * value (ok, unstable), or only for those ptbench measured itself -- a
  * figure transcribed from a publication (a record with a "source", like
@@ -68,10 +100,10 @@ static bool is_kind(const json_t *v, enum kind k)
 enum need { OPTIONAL, ALWAYS, MEASURED, SAMPLED };
 enum origin { NO_VALUE, PUBLISHED, SAMPLES };
 
-/* A field's presence and type; unless `need` requires it for this record,
- * it may be absent or null. */
-static int field(struct check *c, const json_t *obj, const char *key, enum kind k,
-		 enum need need, enum origin origin)
+/* A field's presence, type and, for a number, domain; unless `need`
+ * requires it for this record, it may be absent or null. */
+static int field_in(struct check *c, const json_t *obj, const char *key, enum kind k,
+		    enum domain d, enum need need, enum origin origin)
 {
 	const json_t *v = json_object_get(obj, key);
 	bool required = need == ALWAYS || (need == MEASURED && origin != NO_VALUE) ||
@@ -80,7 +112,18 @@ static int field(struct check *c, const json_t *obj, const char *key, enum kind 
 		return required ? bad(c, "missing field '%s'", key) : 0;
 	if (json_is_null(v))
 		return required ? bad(c, "field '%s' is null", key) : 0;
-	return is_kind(v, k) ? 0 : bad(c, "field '%s' is not %s", key, kind_name[k]);
+	if (!is_kind(v, k))
+		return bad(c, "field '%s' is not %s", key, kind_name[k]);
+	if (json_is_number(v) && !in_domain(json_number_value(v), d))
+		return bad(c, "field '%s' = %g is not %s", key, json_number_value(v), domain_name[d]);
+	return 0;
+}
+
+/* The same, for a field that is no number. */
+static int field(struct check *c, const json_t *obj, const char *key, enum kind k,
+		 enum need need, enum origin origin)
+{
+	return field_in(c, obj, key, k, D_FINITE, need, origin);
 }
 
 /* Every element of an array (or member of an object) of one kind. */
@@ -104,59 +147,61 @@ static int members(struct check *c, const json_t *v, const char *name, enum kind
 static const struct field_rule {
 	const char *key;
 	enum kind kind;
+	enum domain domain;     /* of a number */
 	enum need need;
 } measured_fields[] = {
-	/* key          kind       need */
-	{ "per",        K_STRING,  OPTIONAL },
-	{ "iterations", K_NUMBER,  OPTIONAL },
-	{ "timings",    K_NUMBER,  OPTIONAL },
-	{ "stop",       K_STRING,  OPTIONAL },
-	{ "mean",       K_NUMBER,  MEASURED },
-	{ "sd",         K_NUMBER,  OPTIONAL },
-	{ "cv_pct",     K_NUMBER,  OPTIONAL },
-	{ "median",     K_NUMBER,  SAMPLED },
-	{ "ci95",       K_ARRAY,   OPTIONAL },
-	{ "min",        K_NUMBER,  OPTIONAL },
-	{ "max",        K_NUMBER,  OPTIONAL },
-	{ "outliers",   K_NUMBER,  OPTIONAL },
-	{ "binding",    K_OBJECT,  OPTIONAL },
-	{ "notes",      K_OBJECT,  OPTIONAL },
-	{ "samples",    K_ARRAY,   SAMPLED },
+	/* key          kind       domain      need */
+	{ "per",        K_STRING,  D_FINITE,   OPTIONAL },
+	{ "iterations", K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "timings",    K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "stop",       K_STRING,  D_FINITE,   OPTIONAL },
+	{ "mean",       K_NUMBER,  D_DURATION, MEASURED },
+	{ "sd",         K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "cv_pct",     K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "median",     K_NUMBER,  D_DURATION, SAMPLED },
+	{ "ci95",       K_ARRAY,   D_FINITE,   OPTIONAL },
+	{ "min",        K_NUMBER,  D_DURATION, OPTIONAL },
+	{ "max",        K_NUMBER,  D_DURATION, OPTIONAL },
+	{ "outliers",   K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "binding",    K_OBJECT,  D_FINITE,   OPTIONAL },
+	{ "notes",      K_OBJECT,  D_FINITE,   OPTIONAL },
+	{ "samples",    K_ARRAY,   D_FINITE,   SAMPLED },
 }, point_fields[] = {
-	/* key                kind       need */
-	{ "per",              K_STRING,  OPTIONAL },
-	{ "value",            K_NUMBER,  MEASURED },
-	{ "ci95",             K_ARRAY,   OPTIONAL },
-	{ "ci_level",         K_NUMBER,  OPTIONAL },
-	{ "ci_halfwidth_pct", K_NUMBER,  OPTIONAL },
-	{ "ntrials",          K_NUMBER,  OPTIONAL },
-	{ "stop",             K_STRING,  OPTIONAL },
-	{ "modes",            K_ARRAY,   OPTIONAL },
-	{ "binding",          K_OBJECT,  OPTIONAL },
-	{ "notes",            K_OBJECT,  OPTIONAL },
-	{ "trials",           K_ARRAY,   SAMPLED },
+	/* key                kind       domain      need */
+	{ "per",              K_STRING,  D_FINITE,   OPTIONAL },
+	{ "value",            K_NUMBER,  D_DURATION, MEASURED },
+	{ "ci95",             K_ARRAY,   D_FINITE,   OPTIONAL },
+	{ "ci_level",         K_NUMBER,  D_UNIT,     OPTIONAL },
+	{ "ci_halfwidth_pct", K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "drift_pct",        K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "ntrials",          K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "stop",             K_STRING,  D_FINITE,   OPTIONAL },
+	{ "modes",            K_ARRAY,   D_FINITE,   OPTIONAL },
+	{ "binding",          K_OBJECT,  D_FINITE,   OPTIONAL },
+	{ "notes",            K_OBJECT,  D_FINITE,   OPTIONAL },
+	{ "trials",           K_ARRAY,   D_FINITE,   SAMPLED },
 }, trial_fields[] = {
-	/* key                kind       need */
-	{ "status",           K_STRING,  ALWAYS },
-	{ "reason",           K_STRING,  OPTIONAL },
-	{ "worker",           K_NUMBER,  OPTIONAL },
-	{ "round",            K_NUMBER,  OPTIONAL },
-	{ "elapsed_s",        K_NUMBER,  OPTIONAL },
+	/* key                kind       domain      need */
+	{ "status",           K_STRING,  D_FINITE,   ALWAYS },
+	{ "reason",           K_STRING,  D_FINITE,   OPTIONAL },
+	{ "worker",           K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "round",            K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "elapsed_s",        K_NUMBER,  D_NONNEG,   OPTIONAL },
 }, logp_fields[] = {
-	/* key          kind       need */
-	{ "o_s",        K_NUMBER,  OPTIONAL },
-	{ "o_r",        K_NUMBER,  OPTIONAL },
-	{ "rtt",        K_NUMBER,  OPTIONAL },
-	{ "L",          K_NUMBER,  OPTIONAL },
-	{ "g",          K_NUMBER,  OPTIONAL },
-	{ "inputs",     K_OBJECT,  OPTIONAL },
+	/* key          kind       domain      need */
+	{ "o_s",        K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "o_r",        K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "rtt",        K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "L",          K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "g",          K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "inputs",     K_OBJECT,  D_FINITE,   OPTIONAL },
 };
 
 static int fields(struct check *c, const json_t *rec, const struct field_rule *f, size_t n,
 		  enum origin origin)
 {
 	for (size_t i = 0; i < n; i++)
-		if (field(c, rec, f[i].key, f[i].kind, f[i].need, origin) < 0)
+		if (field_in(c, rec, f[i].key, f[i].kind, f[i].domain, f[i].need, origin) < 0)
 			return -1;
 	return 0;
 }
@@ -170,9 +215,17 @@ static int check_status(struct check *c, const char *status)
 		   status);
 }
 
-/* A per-iteration time is a duration: not negative, and under the 1e15 ns
- * (11 days) that keeps every sum and difference the readers form finite. */
-#define PTB_SAMPLE_MAX_NS 1e15
+/* A CI's ends: finite, or null when not known. */
+static int ci_in_range(struct check *c, const json_t *ci)
+{
+	const json_t *e;
+	size_t i;
+	json_array_foreach(ci, i, e)
+		if (json_is_number(e) && !in_domain(json_number_value(e), D_FINITE))
+			return bad(c, "ci95[%zu] = %g is not %s", i, json_number_value(e),
+				   domain_name[D_FINITE]);
+	return 0;
+}
 
 static int samples_in_range(struct check *c, const json_t *samples)
 {
@@ -197,7 +250,7 @@ static int check_measured(struct check *c, const json_t *rec, enum origin origin
 		return -1;
 	if (json_is_array(ci) && json_array_size(ci) != 2)
 		return bad(c, "field 'ci95' is not a pair");
-	if (members(c, ci, "ci95", K_NUMBER, true) < 0 ||
+	if (members(c, ci, "ci95", K_NUMBER, true) < 0 || ci_in_range(c, ci) < 0 ||
 	    members(c, json_object_get(rec, "samples"), "samples", K_NUMBER, false) < 0 ||
 	    samples_in_range(c, json_object_get(rec, "samples")) < 0 ||
 	    field(c, bind, "main", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
@@ -216,7 +269,7 @@ static int check_trial(struct check *c, const json_t *t, size_t i)
 {
 	char where[sizeof c->where];
 	snprintf(where, sizeof where, "%s", c->where);
-	snprintf(c->where, sizeof c->where, "%.30s.trials[%zu]", where, i);
+	snprintf(c->where, sizeof c->where, "%.30s.trials[%zu]", where, i % 1000000000);
 	if (!json_is_object(t))
 		return bad(c, "not an object");
 	if (fields(c, t, trial_fields, sizeof trial_fields / sizeof *trial_fields, NO_VALUE) < 0)
@@ -239,16 +292,13 @@ static int check_point(struct check *c, const json_t *rec, enum origin origin)
 		return -1;
 	if (json_is_array(ci) && json_array_size(ci) != 2)
 		return bad(c, "field 'ci95' is not a pair");
-	if (members(c, ci, "ci95", K_NUMBER, true) < 0 ||
+	if (members(c, ci, "ci95", K_NUMBER, true) < 0 || ci_in_range(c, ci) < 0 ||
 	    members(c, json_object_get(rec, "modes"), "modes", K_OBJECT, false) < 0 ||
 	    field(c, bind, "main", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
 	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
 	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0 ||
 	    members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true) < 0)
 		return -1;
-	double v = json_number_value(json_object_get(rec, "value"));
-	if (origin != NO_VALUE && !(v >= 0 && v <= PTB_SAMPLE_MAX_NS))
-		return bad(c, "value %g is not a duration in [0, %g] ns", v, PTB_SAMPLE_MAX_NS);
 	json_array_foreach(json_object_get(rec, "trials"), i, t)
 		if (check_trial(c, t, i) < 0)
 			return -1;

@@ -57,8 +57,9 @@ void ptb_ab_print_md(FILE *out, const struct ptb_ab_report *r)
 		"head/base (the median of its pairs'\nratios) lies above +%g %%, an "
 		"improvement below -%g %%, the same within +-%g %%;\notherwise "
 		"inconclusive.  The chance of any false verdict in this comparison is at "
-		"most\n%g %% (Bonferroni over %d points).  %s\n\n", r->seed, 100 * r->level,
-		r->threshold_pct, r->threshold_pct, r->threshold_pct, 100 * r->alpha, r->n,
+		"most\n%g %% (Bonferroni over %d points and up to %d looks at each).  %s\n\n",
+		r->seed, 100 * r->level, r->threshold_pct, r->threshold_pct, r->threshold_pct,
+		100 * r->alpha, r->n, r->looks,
 		r->interrupted ? "INTERRUPTED: the verdicts are incomplete." : "");
 	fprintf(out, "| Point | Pairs | Base (µs) | Head (µs) | Change | CI | Detectable | "
 		"Verdict |\n|---|---:|---:|---:|---:|---|---:|---|\n");
@@ -104,10 +105,11 @@ void ptb_ab_print_json(FILE *out, const struct ptb_ab_report *r)
 	json_t *pts = json_array();
 	for (int i = 0; i < r->n; i++)
 		json_array_append_new(pts, point_json(&r->pts[i]));
-	json_t *doc = json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:f, s:b, s:o}",
+	json_t *doc = json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:f, s:b, s:o}",
 				"schema", "ptbench-ab/1", "base", r->base, "head", r->head,
 				"threshold_pct", r->threshold_pct, "alpha", r->alpha,
 				"ci_level", r->level, "seed", (json_int_t)r->seed,
+				"looks", r->looks,
 				"seconds", r->seconds, "interrupted", r->interrupted,
 				"points", pts);
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

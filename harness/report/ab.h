@@ -28,6 +28,7 @@ struct ptb_ab_report {
 	double seconds;
 	bool interrupted;
 	int n;
+	int looks;                     /* per point, at most */
 	struct ptb_ab_point *pts;
 };
 

@@ -55,14 +55,15 @@ static const struct column {
 
 /* A column without a field is the point's figure as the model reads it:
  * a ptbench/2 value, or a ptbench/1 mean. */
-static void cell(char *buf, size_t len, const struct ptb_record *r, const struct column *c)
+static const char *cell(char *buf, size_t len, const struct ptb_record *r,
+			const struct column *c)
 {
 	const json_t *rec = r->json;
 	if (!c->field) {
 		json_t *value = r->has_value && isfinite(r->value) ? json_real(r->value) : NULL;
 		ptb_fmt_jnum(buf, len, value);
 		json_decref(value);
-		return;
+		return buf;
 	}
 	const json_t *v = json_object_get(rec, c->field);
 	if (c->sub)
@@ -70,19 +71,20 @@ static void cell(char *buf, size_t len, const struct ptb_record *r, const struct
 	if (c->index >= 0)
 		v = json_array_get(v, (size_t)c->index);
 	if (json_is_string(v))
-		snprintf(buf, len, "%s", json_string_value(v));
-	else if (json_is_object(v))
+		return json_string_value(v);    /* whole, however long */
+	if (json_is_object(v))
 		ptb_fmt_params(buf, len, v, ";");
 	else if (json_is_array(v))
 		ptb_fmt_join(buf, len, v, ";");   /* the clients' bindings, like params */
 	else
 		ptb_fmt_jnum(buf, len, v);
+	return buf;
 }
 
 void ptb_report_csv(FILE *out, const struct ptb_runfile *run)
 {
 	const size_t ncol = sizeof columns / sizeof *columns;
-	char buf[1024];
+	char buf[4096];
 	for (size_t c = 0; c < ncol; c++)
 		fprintf(out, "%s%s", c ? "," : "", columns[c].head);
 	fputc('\n', out);
@@ -90,8 +92,7 @@ void ptb_report_csv(FILE *out, const struct ptb_runfile *run)
 		for (size_t c = 0; c < ncol; c++) {
 			if (c)
 				fputc(',', out);
-			cell(buf, sizeof buf, &run->rec[i], &columns[c]);
-			ptb_csv_field(out, buf);
+			ptb_csv_field(out, cell(buf, sizeof buf, &run->rec[i], &columns[c]));
 		}
 		fputc('\n', out);
 	}

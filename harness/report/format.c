@@ -75,19 +75,25 @@ void ptb_fmt_join(char *buf, size_t len, const json_t *array, const char *sep)
 			ptb_appendf(buf, len, "%s%s", buf[0] ? sep : "", json_string_value(v));
 }
 
-void ptb_csv_field(FILE *out, const char *s)
+void ptb_csv_field(FILE *out, const char *text)
 {
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, out);
+	char *s = ptb_printable(text);
+	if (!s) {
+		fputs("?", out);
 		return;
 	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
+	if (!s[strcspn(s, ",\"")]) {
+		fputs(s, out);
+	} else {
+		fputc('"', out);
+		for (const char *p = s; *p; p++) {
+			if (*p == '"')
+				fputc('"', out);
+			fputc(*p, out);
+		}
+		fputc('"', out);
 	}
-	fputc('"', out);
+	free(s);
 }
 
 void ptb_html_text(FILE *out, const char *s)
@@ -117,7 +123,7 @@ int ptb_footnote(struct ptb_footnotes *f, const char *text)
 		f->text = t;
 		f->cap = cap;
 	}
-	if (!(f->text[f->n] = strdup(text)) ||
+	if (!(f->text[f->n] = ptb_printable(text)) ||
 	    json_object_set_new_nocheck(f->index, text, json_integer(f->n + 1))) {
 		free(f->text[f->n]);
 		return 0;

@@ -26,7 +26,8 @@ void ptb_fmt_params(char *buf, size_t len, const json_t *params, const char *sep
 /* The strings of an array joined by sep (other elements are skipped). */
 void ptb_fmt_join(char *buf, size_t len, const json_t *array, const char *sep);
 
-/* One CSV field, quoted when it holds a comma, a quote or a line break. */
+/* One CSV field, quoted when it holds a comma or a quote; control
+ * characters (line breaks too) escaped as ptb_printable does. */
 void ptb_csv_field(FILE *out, const char *s);
 /* Text with &, <, > and " escaped for HTML. */
 void ptb_html_text(FILE *out, const char *s);

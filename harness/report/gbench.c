@@ -23,7 +23,6 @@
 #include <string.h>
 
 #include "record/model.h"
-#include "report/format.h"
 #include "report/report.h"
 #include "stats/stats.h"
 
@@ -31,6 +30,20 @@ static void set_num(json_t *o, const char *key, double v)
 {
 	if (isfinite(v))
 		json_object_set_new(o, key, json_real(v));
+}
+
+/* A whole number that fits, or NULL: the context is not validated, and a
+ * figure like 1e300 must not be converted to an integer. */
+static json_t *whole(double v)
+{
+	return v >= 0 && v < 9007199254740992.0 ? json_integer((json_int_t)v) : NULL;
+}
+
+static void set_whole(json_t *o, const char *key, double v)
+{
+	json_t *w = whole(v);
+	if (w)
+		json_object_set_new(o, key, w);
 }
 
 static json_t *caches(const json_t *cpu)
@@ -41,9 +54,9 @@ static json_t *caches(const json_t *cpu)
 		char type[16];
 		snprintf(type, sizeof type, "%s", ptb_jstr(c, "type") ? ptb_jstr(c, "type") : "");
 		type[0] = (char)toupper((unsigned char)type[0]);
-		json_array_append_new(out, json_pack("{s:s, s:I, s:I}", "type", type,
-			"level", (json_int_t)ptb_jnum(c, "level"),
-			"size", (json_int_t)(ptb_jnum(c, "kib") * 1024)));
+		json_array_append_new(out, json_pack("{s:s, s:o*, s:o*}", "type", type,
+			"level", whole(ptb_jnum(c, "level")),
+			"size", whole(ptb_jnum(c, "kib") * 1024)));
 	}
 	return out;
 }
@@ -58,12 +71,11 @@ static json_t *context(const json_t *ctx)
 		json_object_set_new(o, "date", json_string(ptb_jstr(ctx, "date")));
 	json_object_set_new(o, "host_name", json_string(ptb_jstr(ctx, "host") ?: ""));
 	json_object_set_new(o, "executable", json_string("ptbench"));
-	if (isfinite(pus))
-		json_object_set_new(o, "num_cpus", json_integer((json_int_t)pus));
+	set_whole(o, "num_cpus", pus);
 	/* The TSC ticks at the nominal frequency; other clocks say nothing. */
 	const char *source = ptb_jstr(clock, "source");
-	if (source && !strcmp(source, "tsc") && isfinite(hz))
-		json_object_set_new(o, "mhz_per_cpu", json_integer((json_int_t)llround(hz / 1e6)));
+	if (source && !strcmp(source, "tsc"))
+		set_whole(o, "mhz_per_cpu", round(hz / 1e6));
 	json_object_set_new(o, "caches", caches(json_object_get(ctx, "cpu")));
 	json_object_set_new(o, "library_build_type", json_string("release"));
 	return o;
@@ -80,8 +92,7 @@ static json_t *entry(const char *name, const char *run_name, int family, int ins
 
 static void times(json_t *e, double iterations, double ns, const char *label)
 {
-	if (isfinite(iterations))
-		json_object_set_new(e, "iterations", json_integer((json_int_t)iterations));
+	set_whole(e, "iterations", iterations);
 	set_num(e, "real_time", ns);
 	set_num(e, "cpu_time", ns);
 	json_object_set_new(e, "time_unit", json_string("ns"));
@@ -120,17 +131,30 @@ static double repetition_iterations(const struct ptb_record *r, size_t i)
 	return NAN;
 }
 
+/* bench/VAR:VALUE/..., whole however long: malloc'd, NULL out of memory. */
+static char *point_name(const struct ptb_record *r)
+{
+	const char *var;
+	json_t *v;
+	size_t len = strlen(r->bench) + 1;
+	json_object_foreach((json_t *)r->params, var, v)
+		len += strlen(var) + 2 + strlen(json_string_value(v) ?: "?");
+	char *name = malloc(len + 1);
+	if (!name)
+		return NULL;
+	strcpy(name, r->bench);
+	json_object_foreach((json_t *)r->params, var, v)
+		strcat(strcat(strcat(strcat(name, "/"), var), ":"), json_string_value(v) ?: "?");
+	return name;
+}
+
 static void point(json_t *out, const struct ptb_record *r, int family, int instance)
 {
-	char name[512], params[400];
 	const char *label = r->status == PTB_UNSTABLE ? "unstable" : NULL;
 	size_t n = (size_t)r->nsamples;
-
-	ptb_fmt_params(params, sizeof params, r->params, "/");
-	for (char *c = params; *c; c++)
-		if (*c == '=')
-			*c = ':';
-	snprintf(name, sizeof name, "%s%s%s", r->bench, *params ? "/" : "", params);
+	char *name = point_name(r);
+	if (!name)
+		return;
 	for (size_t i = 0; i < n; i++) {
 		json_t *e = entry(name, name, family, instance, "iteration", n);
 		json_object_set_new(e, "repetition_index", json_integer((json_int_t)i));
@@ -142,9 +166,11 @@ static void point(json_t *out, const struct ptb_record *r, int family, int insta
 	if (n)
 		ptb_stats_compute(r->samples, (int)n, &st);
 	for (size_t a = 0; a < sizeof aggregates / sizeof *aggregates; a++) {
-		char aname[540];
-		snprintf(aname, sizeof aname, "%s_%s", name, aggregates[a].name);
+		char *aname;
+		if (asprintf(&aname, "%s_%s", name, aggregates[a].name) < 0)
+			break;
 		json_t *e = entry(aname, name, family, instance, "aggregate", n);
+		free(aname);
 		json_object_set_new(e, "threads", json_integer(1));
 		json_object_set_new(e, "aggregate_name", json_string(aggregates[a].name));
 		json_object_set_new(e, "aggregate_unit", json_string("time"));
@@ -153,37 +179,37 @@ static void point(json_t *out, const struct ptb_record *r, int family, int insta
 				    : n ? aggregates[a].of(&st) : NAN, label);
 		json_array_append_new(out, e);
 	}
+	free(name);
 }
 
 /* Families are benchmarks, numbered in order of first appearance; a
- * family's instances are its points. */
+ * family's instances are its points.  The index keeps a file of many
+ * benchmarks linear. */
 struct families {
-	const char **name;
+	json_t *index;          /* bench -> family number */
 	int *instances;
 	int n;
 };
 
 static int family_of(struct families *f, const char *bench)
 {
-	int i = 0;
-	while (i < f->n && strcmp(f->name[i], bench))
-		i++;
-	if (i == f->n) {
-		f->name[f->n] = bench;
-		f->instances[f->n++] = 0;
-	}
-	return i;
+	const json_t *known = json_object_get(f->index, bench);
+	if (known)
+		return (int)json_integer_value(known);
+	json_object_set_new(f->index, bench, json_integer(f->n));
+	f->instances[f->n] = 0;
+	return f->n++;
 }
 
 void ptb_report_gbench(FILE *out, const struct ptb_runfile *run)
 {
 	size_t n = run->n;
-	struct families f = { calloc(n + 1, sizeof *f.name), calloc(n + 1, sizeof *f.instances), 0 };
+	struct families f = { json_object(), calloc(n + 1, sizeof *f.instances), 0 };
 	json_t *doc = json_object(), *list = json_array();
 	json_object_set_new(doc, "context", context(run->context));
 	for (size_t i = 0; i < n; i++) {
 		const struct ptb_record *r = &run->rec[i];
-		if (!r->has_value || r->is_derived || !f.name || !f.instances)
+		if (!r->has_value || r->is_derived || !f.index || !f.instances)
 			continue;
 		int family = family_of(&f, r->bench);
 		point(list, r, family, f.instances[family]++);
@@ -192,6 +218,6 @@ void ptb_report_gbench(FILE *out, const struct ptb_runfile *run)
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
 	fputc('\n', out);
 	json_decref(doc);
-	free(f.name);
+	json_decref(f.index);
 	free(f.instances);
 }

@@ -31,10 +31,11 @@ int ptb_grid_init(struct ptb_grid *g, int nrows, int ncols, int left)
 	return -1;
 }
 
+/* Cells hold text read from files: control characters are escaped. */
 static void replace(char **slot, const char *s)
 {
 	free(*slot);
-	*slot = s && *s ? strdup(s) : NULL;
+	*slot = s && *s ? ptb_printable(s) : NULL;
 }
 
 void ptb_grid_set(struct ptb_grid *g, int r, int c, const char *s)
@@ -89,11 +90,23 @@ static int last_cell(const struct ptb_grid *g, int r)
 	return c < 0 ? 0 : c;
 }
 
-static void printed_cell(const struct ptb_grid *g, int r, int c, char *buf, size_t len)
+/* The cell as printed, whole however long: malloc'd, NULL out of memory. */
+static char *cell_text(const struct ptb_grid *g, int r, int c, bool blank_repeats)
 {
-	snprintf(buf, len, "%s", shown(g, r, c));
-	if (g->tail[r] && c == last_cell(g, r))
-		ptb_appendf(buf, len, "%s", g->tail[r]);
+	const char *s = blank_repeats ? shown(g, r, c) : ptb_grid_at(g, r, c);
+	const char *tail = g->tail[r] && c == last_cell(g, r) ? g->tail[r] : "";
+	size_t n = strlen(s), t = strlen(tail);
+	char *buf = malloc(n + t + 1);
+	if (buf) {
+		memcpy(buf, s, n);
+		memcpy(buf + n, tail, t + 1);
+	}
+	return buf;
+}
+
+static char *printed_cell(const struct ptb_grid *g, int r, int c)
+{
+	return cell_text(g, r, c, true);
 }
 
 static int max(int a, int b)
@@ -155,21 +168,23 @@ static void print_text(FILE *out, const struct ptb_grid *g, const int *w)
 
 static void print_md(FILE *out, const struct ptb_grid *g, int *w)
 {
-	char buf[1024];
+	char *buf;
 	for (int r = 0; r < g->nrows; r++)
 		for (int c = 0; c < g->ncols; c++) {
-			printed_cell(g, r, c, buf, sizeof buf);
-			w[c] = max(w[c], ptb_text_width(buf));
+			buf = printed_cell(g, r, c);
+			w[c] = max(w[c], ptb_text_width(buf ? buf : "?"));
+			free(buf);
 		}
 	for (int r = 0; r < g->nrows; r++) {
 		for (int c = 0; c < g->ncols; c++) {
-			printed_cell(g, r, c, buf, sizeof buf);
+			buf = printed_cell(g, r, c);
 			fputs("| ", out);
 			if (c < g->left)
-				pad(out, buf, w[c]);
+				pad(out, buf ? buf : "?", w[c]);
 			else
-				pad_left(out, buf, w[c]);
+				pad_left(out, buf ? buf : "?", w[c]);
 			fputc(' ', out);
+			free(buf);
 		}
 		fputs("|\n", out);
 		for (int c = 0; r == 0 && c < g->ncols; c++) {
@@ -185,7 +200,6 @@ static void print_md(FILE *out, const struct ptb_grid *g, int *w)
 
 static void print_csv(FILE *out, const struct ptb_grid *g, const char *lead, int width)
 {
-	char buf[1024];
 	for (int r = 0; r < g->nrows; r++) {
 		int n = 0;
 		if (lead) {
@@ -193,11 +207,10 @@ static void print_csv(FILE *out, const struct ptb_grid *g, const char *lead, int
 			n++;
 		}
 		for (int c = 0; c < g->ncols; c++, n++) {
-			snprintf(buf, sizeof buf, "%s", ptb_grid_at(g, r, c));   /* every cell whole */
-			if (g->tail[r] && c == last_cell(g, r))
-				ptb_appendf(buf, sizeof buf, "%s", g->tail[r]);
 			fputs(n ? "," : "", out);
-			ptb_csv_field(out, buf);
+			char *buf = cell_text(g, r, c, false);   /* every cell whole */
+			ptb_csv_field(out, buf ? buf : "?");
+			free(buf);
 		}
 		for (; n < width; n++)
 			fputc(',', out);
@@ -207,16 +220,16 @@ static void print_csv(FILE *out, const struct ptb_grid *g, const char *lead, int
 
 static void print_html(FILE *out, const struct ptb_grid *g)
 {
-	char buf[1024];
 	fputs("<table>\n", out);
 	for (int r = 0; r < g->nrows; r++) {
 		const char *tag = r == 0 ? "th" : "td";
 		fputs(r == 0 ? "<thead><tr>" : "<tr>", out);
 		for (int c = 0; c < g->ncols; c++) {
-			printed_cell(g, r, c, buf, sizeof buf);
+			char *buf = printed_cell(g, r, c);
 			fprintf(out, "<%s%s>", tag, c < g->left ? "" : " style=\"text-align:right\"");
-			ptb_html_text(out, buf);
+			ptb_html_text(out, buf ? buf : "?");
 			fprintf(out, "</%s>", tag);
+			free(buf);
 		}
 		fputs(r == 0 ? "</tr></thead>\n<tbody>\n" : "</tr>\n", out);
 	}

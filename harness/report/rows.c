@@ -107,8 +107,8 @@ static void row_from_rule(const struct ptb_row_rule *r, int order, const json_t 
 	if (wild_var && !strncmp(wild_var, "placement=", 10))
 		sub = placement_rank(wild_val, &text);
 	row->order = order + sub;
-	snprintf(row->group, sizeof row->group, "%s", r->group);
-	snprintf(row->label, sizeof row->label, r->label, text ? text : "");
+	ptb_textf(row->group, sizeof row->group, "%s", r->group);
+	ptb_textf(row->label, sizeof row->label, r->label, text ? text : "");
 	row->footnote = r->footnote;
 	json_object_foreach((json_t *)params, var, v)
 		if (!names_var(r->match, var))
@@ -124,7 +124,7 @@ static void row_by_name(const char *bench, const json_t *params, int order,
 	json_t *v;
 	row->order = order;
 	row->group[0] = 0;
-	snprintf(row->label, sizeof row->label, "%s", bench);
+	ptb_textf(row->label, sizeof row->label, "%s", bench);
 	json_object_foreach((json_t *)params, var, v)
 		ptb_appendf(row->label, sizeof row->label, " %s=%s", var,
 			    json_is_string(v) ? json_string_value(v) : "?");
@@ -150,8 +150,8 @@ static bool logp_row(const char *bench, const json_t *params, struct ptb_row *ro
 		return false;
 	int rank = placement ? placement_rank(placement, &label) : 0;
 	row->order = ORDER_LOGP + ORDER_PER_BENCH * registry_index(rtt) + rank;
-	snprintf(row->group, sizeof row->group, "LogP: %s", rtt->logp.label ?: mechanism);
-	snprintf(row->label, sizeof row->label, "%s", placement ? label : "");
+	ptb_textf(row->group, sizeof row->group, "LogP: %s", rtt->logp.label ?: mechanism);
+	ptb_textf(row->label, sizeof row->label, "%s", placement ? label : "");
 	row->footnote = NULL;
 	return true;
 }

@@ -78,7 +78,7 @@ static void notes_text(char *buf, size_t len, const json_t *notes)
 	json_object_foreach((json_t *)notes, key, v) {
 		char num[64];
 		if (json_is_string(v))
-			snprintf(num, sizeof num, "%s", json_string_value(v));
+			ptb_textf(num, sizeof num, "%s", json_string_value(v));
 		else
 			ptb_fmt_jnum(num, sizeof num, v);
 		ptb_appendf(buf, len, "%s %s = %s", strlen(buf) > 6 ? "," : "", key,
@@ -91,20 +91,20 @@ static void status_note(char *buf, size_t len, const struct ptb_record *r)
 {
 	buf[0] = 0;
 	if (r->status == PTB_UNSTABLE && r->samples_are_trials) {
-		snprintf(buf, len, "unstable: %s", r->reason ? r->reason : "the CI is wider than the target");
+		ptb_textf(buf, len, "unstable: %s", r->reason ? r->reason : "the CI is wider than the target");
 	} else if (r->status == PTB_UNSTABLE) {
 		double cv = ptb_jnum(r->json, "cv_pct");
-		snprintf(buf, len, "unstable: stopped at %s", ptb_jstr(r->json, "stop") ?: "a limit");
+		ptb_textf(buf, len, "unstable: stopped at %s", ptb_jstr(r->json, "stop") ?: "a limit");
 		if (isfinite(cv))
 			ptb_appendf(buf, len, ", cv %.1f %%", cv);
 		if (r->reason)
 			ptb_appendf(buf, len, "; %s", r->reason);
 	} else if (r->status == PTB_OK && r->reason) {
-		snprintf(buf, len, "%s", r->reason);    /* two modes */
+		ptb_textf(buf, len, "%s", r->reason);    /* two modes */
 	} else if (r->status != PTB_OK) {
 		bool na = r->status == PTB_NA;
 		if (r->reason)
-			snprintf(buf, len, "%s%s%s", na ? "" : r->status_name, na ? "" : ": ", r->reason);
+			ptb_textf(buf, len, "%s%s%s", na ? "" : r->status_name, na ? "" : ": ", r->reason);
 		else
 			snprintf(buf, len, "%s", na ? "not available here" : r->status_name);
 	}
@@ -136,7 +136,7 @@ static void point_marks(const struct ptb_record *r, struct ptb_footnotes *fn, ch
 static void text_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
 {
 	char name[256] = "";
-	snprintf(name, sizeof name, "%s", l->row.label);
+	ptb_textf(name, sizeof name, "%s", l->row.label);
 	if (l->row.footnote)
 		add_mark(name, sizeof name, fn, l->row.footnote);
 	if (*l->row.group) {
@@ -169,7 +169,7 @@ static void point_cells(struct ptb_grid *g, int y, const struct line *l, struct 
 	if (l->rec->has_value)
 		value_text(value, sizeof value, l->rec);
 	else
-		snprintf(value, sizeof value, "%s", no_value(l->rec));
+		ptb_textf(value, sizeof value, "%s", no_value(l->rec));
 	ptb_grid_set(g, y, 2, *value ? value : "-");
 	point_marks(l->rec, fn, marks, sizeof marks);
 	ptb_grid_tail(g, y, marks);
@@ -233,25 +233,34 @@ static void section(FILE *out, const struct line *l, int n, int values,
 	ptb_grid_free(&g);
 }
 
+/* "Label: text" with the file's text escaped (text/text.h). */
+static void line(FILE *out, const char *label, const char *text, const char *end)
+{
+	fputs(label, out);
+	ptb_fputs_printable(out, text);
+	fputs(end, out);
+}
+
 static void header(FILE *out, const struct ptb_runfile *run)
 {
 	const char *hv = ptb_jstr(json_object_get(run->context, "cpu"), "hypervisor");
 	const char *source = ptb_jstr(run->doc, "source");
-	fprintf(out, "Host: %s\n", run->host ?: "?");
-	fprintf(out, "CPU: %s%s%s%s\n", run->brand ?: "?", hv && *hv ? " (" : "",
-		hv && *hv ? hv : "", hv && *hv ? ")" : "");
+	const char *version = ptb_jstr(run->doc, "version") ?: "?";
+	line(out, "Host: ", run->host ?: "?", "\n");
+	line(out, "CPU: ", run->brand ?: "?", "");
+	if (hv && *hv)
+		line(out, " (", hv, ")");
+	fputc('\n', out);
 	if (run->date)
-		fprintf(out, "Date: %s\n", run->date);
+		line(out, "Date: ", run->date, "\n");
 	if (source)
-		fprintf(out, "Mean time of one operation in µs, from %s\n", source);
+		line(out, "Mean time of one operation in µs, from ", source, "\n");
 	else if (run->version == 1)
-		fprintf(out, "Mean time of one operation in µs, measured by ptbench %s\n",
-			ptb_jstr(run->doc, "version") ?: "?");
+		line(out, "Mean time of one operation in µs, measured by ptbench ", version, "\n");
 	else
-		fprintf(out, "Time of one operation in µs, measured by ptbench %s: the median of "
-			"independent trials\n(each the mean of many operations), \u00b1 the "
-			"half-width of its 95 %% confidence interval\n",
-			ptb_jstr(run->doc, "version") ?: "?");
+		line(out, "Time of one operation in µs, measured by ptbench ", version,
+		     ": the median of independent trials\n(each the mean of many operations), "
+		     "\u00b1 the half-width of its 95 % confidence interval\n");
 	if (strcmp(run->status, "complete"))
 		fprintf(out, "Run %s: only the points that finished are shown\n", run->status);
 	fputc('\n', out);
@@ -266,7 +275,7 @@ static void warnings(FILE *out, const json_t *ctx)
 	fprintf(out, "\nWarnings:\n");
 	json_array_foreach(w, i, v)
 		if (json_is_string(v))
-			fprintf(out, "  %s\n", json_string_value(v));
+			line(out, "  ", json_string_value(v), "\n");
 }
 
 void ptb_report_table(FILE *out, const struct ptb_runfile *run)

@@ -3,8 +3,12 @@
  * The A/B comparison (see ab.h).  Every round starts a fresh worker of each
  * side and visits every undecided point once, in a random order; a visit is
  * one pair: a trial of BASE and one of HEAD, in a random order.  A point is
- * decided once it has its minimum of pairs and its verdict is no longer
- * inconclusive, or when the budget is spent.  A trial that fails on either
+ * looked at when its pairs reach the minimum, then twice, four times ... as
+ * many, and once more when the budget is spent; it is decided at the first
+ * look whose verdict is not inconclusive.  Every look of every point is
+ * judged at 1 - alpha / (points x looks), so that the chance of any false
+ * verdict in the whole comparison stays at most alpha however early it
+ * stops (Bonferroni over looks as well as points).  A trial that fails on either
  * side ends that point: the comparison then exits 2 and says which side.
  */
 #include "config.h"
@@ -119,9 +123,28 @@ static double trial(struct ab *a, struct apoint *p, int s, char *why, size_t len
 	return est;
 }
 
+/* The looks a point can get: at min_pairs x 2^k up to MAX_PAIRS, and the
+ * last one when the budget is spent. */
+int ptb_ab_looks(int min_pairs)
+{
+	int looks = 1;
+	for (int n = min_pairs; n <= MAX_PAIRS; n *= 2)
+		looks++;
+	return looks;
+}
+
+static bool is_look(const struct ab *a, const struct apoint *p)
+{
+	for (int n = a->o->min_pairs; n <= MAX_PAIRS; n *= 2)
+		if (p->n == n)
+			return true;
+	return a->spent_s >= a->o->budget_s && p->n >= a->o->min_pairs;
+}
+
 static void judge(struct ab *a, struct apoint *p)
 {
-	ptb_paired_judge(p->lr, p->n, a->npts, a->o->alpha, a->o->threshold_pct, &p->out.judged);
+	ptb_paired_judge(p->lr, p->n, a->npts * ptb_ab_looks(a->o->min_pairs), a->o->alpha,
+			 a->o->threshold_pct, &p->out.judged);
 	for (int s = 0; s < 2; s++) {
 		double *x = malloc((size_t)p->n * sizeof *x);
 		if (!x)
@@ -180,6 +203,8 @@ static bool run_round(struct ab *a, int *order)
 				p->out.bench, p->n);
 		if (!pair(a, p))
 			continue;
+		if (!is_look(a, p))
+			continue;
 		judge(a, p);
 		p->done = decided(a, p);
 	}
@@ -209,9 +234,10 @@ static int exit_status(const struct ab *a, bool interrupted)
 
 static void report(const struct ab *a, double seconds, bool interrupted)
 {
+	int looks = ptb_ab_looks(a->o->min_pairs);
 	struct ptb_ab_report r = { a->o->program[0], a->o->program[1], a->o->threshold_pct,
-				   a->o->alpha, 1 - a->o->alpha / (a->npts ? a->npts : 1),
-				   a->o->run.seed, seconds, interrupted, a->npts, NULL };
+				   a->o->alpha, 1 - a->o->alpha / ((a->npts ? a->npts : 1) * looks),
+				   a->o->run.seed, seconds, interrupted, a->npts, looks, NULL };
 	struct ptb_ab_point *pts = calloc((size_t)a->npts + 1, sizeof *pts);
 	if (!pts)
 		return;

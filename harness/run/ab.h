@@ -21,6 +21,10 @@ struct ptb_ab_opts {
 	bool json;
 };
 
+/* How many times a point may be judged: at min_pairs, twice, four times
+ * ... as many pairs, and when the budget is spent. */
+int ptb_ab_looks(int min_pairs);
+
 /* Exit status: 0 no regression, 1 a regression, 2 bad input or a point
  * that could not be compared (a side failed, or the run was interrupted). */
 int ptb_ab_run(const struct ptb_ab_opts *o);

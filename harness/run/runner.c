@@ -11,12 +11,10 @@
  */
 #include "config.h"
 
-#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -26,6 +24,7 @@
 #include "record/matrix.h"
 #include "record/model.h"
 #include "record/runfile.h"
+#include "record/target.h"
 #include "run/runner.h"
 #include "run/suite.h"
 #include "run/worker.h"
@@ -55,24 +54,13 @@ static void default_path(const struct ptb_system *sys, char *buf, size_t len)
 	snprintf(buf, len, "ptbench-%s-%s.json", sys->sys.host, stamp);
 }
 
-/* -o must name a file in a writable directory, checked before a run starts. */
+/* The result file's path is checked before a run starts, and what a
+ * killed run left beside it is cleaned up (record/target.h). */
 static int check_out_path(const char *path, char *err, size_t errlen)
 {
-	char dir[4096];
-	struct stat st;
-	const char *slash = strrchr(path, '/');
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-		ptb_errf(err, errlen, "-o %s: is a directory, not a file name", path);
+	if (ptb_run_check_target(path, err, errlen) < 0)
 		return -1;
-	}
-	if (!slash)
-		snprintf(dir, sizeof dir, ".");
-	else
-		snprintf(dir, sizeof dir, "%.*s", (int)(slash - path) ?: 1, path);
-	if (access(dir, W_OK) != 0) {
-		ptb_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
-		return -1;
-	}
+	ptb_run_clean_stale(path);
 	return 0;
 }
 
@@ -174,8 +162,11 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 		jobs[i].sys = &sys;
 	if (o->out_path)
 		snprintf(path, sizeof path, "%s", o->out_path);
-	else
-		default_path(&sys, path, sizeof path);
+	else if (default_path(&sys, path, sizeof path), check_out_path(path, err, sizeof err) < 0) {
+		fprintf(stderr, "ptbench: %s\n", err);
+		ptb_system_fini(&sys);
+		return 2;
+	}
 	struct ptb_run_state rs = { o, ptb_run_new(ptb_context_json(&sys, trials_json(o),
 								   o->command)),
 				path, 0, 0, false };

@@ -18,6 +18,7 @@
 struct ptb_run_opts {
 	const char *const *patterns; int npatterns;   /* -b */
 	const char *const *assign;   int nassign;     /* -p */
+	const char *suite;                            /* --suite; NULL: default */
 	struct ptb_limits limits;                     /* of one trial */
 	int min_trials;                               /* before a point may stop */
 	int trials;                                   /* fixed count; 0 = adaptive */

@@ -26,10 +26,39 @@ static bool bench_matches(const struct ptb_bench *b, const char *pattern)
 		b->name[strlen(pattern)] == '.');
 }
 
+/* --suite NAME: which benchmarks a run without -b measures. */
+static const struct { const char *name; int suite; } suites[] = {
+	/* name        suite (-1: every one) */
+	{ "default",  PTB_SUITE_DEFAULT },
+	{ "extended", PTB_SUITE_EXTENDED },
+	{ "all",      -1 },
+};
+
+static int suite_from_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof suites / sizeof suites[0]; i++)
+		if (!strcmp(name, suites[i].name))
+			return (int)i;
+	return -1;
+}
+
+static bool in_suite(const struct ptb_bench *b, int s)
+{
+	return !b->hidden && (suites[s].suite < 0 || (int)b->suite == suites[s].suite);
+}
+
 int ptb_select_benches(const struct ptb_run_opts *o, struct ptb_job *jobs,
 			  char *err, size_t errlen)
 {
-	int n = 0;
+	int n = 0, suite = suite_from_name(o->suite ? o->suite : "default");
+	if (suite < 0) {
+		ptb_errf(err, errlen, "--suite: '%s' is not one of default, extended, all", o->suite);
+		return -1;
+	}
+	if (o->suite && o->npatterns) {
+		ptb_errf(err, errlen, "--suite and -b both choose benchmarks: give one of them");
+		return -1;
+	}
 	for (int i = 0; i < o->npatterns; i++) {
 		bool any = false;
 		for (int j = 0; j < ptb_registry_count; j++)
@@ -42,7 +71,7 @@ int ptb_select_benches(const struct ptb_run_opts *o, struct ptb_job *jobs,
 	}
 	for (int j = 0; j < ptb_registry_count && n < PTB_MAX_SELECTED; j++) {
 		const struct ptb_bench *b = ptb_registry[j];
-		bool chosen = o->npatterns == 0 && !b->hidden && !b->suite;
+		bool chosen = o->npatterns == 0 && in_suite(b, suite);
 		for (int i = 0; i < o->npatterns && !chosen; i++)
 			chosen = bench_matches(b, o->patterns[i]);
 		if (chosen)

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The statistics of the regression gate: a two-sided Mann-Whitney U test of
- * two samples of per-iteration times and the Hodges-Lehmann estimate of the
- * shift between them (the median of all pairwise differences new - base)
- * with its 95 % confidence interval.  Both are rank methods, so a few
- * timings disturbed by the scheduler or the hypervisor cannot drag them the
- * way they drag a mean.  Small samples without ties use the exact null
+ * The statistics of `ptbench compare`: a two-sided Mann-Whitney U test of
+ * two samples of per-iteration times (the trials' estimates of two runs)
+ * and the Hodges-Lehmann estimate of the shift between them (the median of
+ * all pairwise differences new - base) with its confidence interval at the
+ * caller's level.  Both are rank methods, so a few trials disturbed by the
+ * scheduler or the hypervisor cannot drag them the way they drag a mean.  Small samples without ties use the exact null
  * distribution of U; otherwise the normal approximation with tie and
  * continuity corrections.  The pairwise differences are never stored: their
  * order statistics are found by bisection with a linear-time count, so
@@ -20,8 +20,9 @@
 
 /* Exact null distribution up to this many values per sample (no ties). */
 #define PTB_MW_EXACT_MAX 20
-/* z of the two-sided 95 % interval. */
-#define PTB_Z975 1.959963984540054
+/* A cdf value equal to the tail in exact arithmetic still counts as within
+ * it, whatever the rounding of either. */
+#define PTB_MW_TAIL_SLACK (1 + 1e-12)
 
 static double *sorted_copy(const double *x, int n)
 {
@@ -125,19 +126,33 @@ static double kth_difference(const double *x, int m, const double *y, int n, dou
 	return hi;
 }
 
-/* Rank k of the 95 % CI bounds D(k), D(mn+1-k): the largest k with
- * P(U <= k-1) <= 2.5 %; 0 when no k qualifies. */
-static double ci_rank(int m, int n, const double *cdf)
+/* z with P(|Z| > z) = a for a standard normal Z, by bisection on erfc. */
+static double z_two_sided(double a)
 {
-	double mn = (double)m * n;
+	double lo = 0, hi = 40;
+	for (int i = 0; i < 200; i++) {
+		double mid = (lo + hi) / 2;
+		if (erfc(mid / M_SQRT2) > a)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
+}
+
+/* Rank k of the CI bounds D(k), D(mn+1-k) at `level`: the largest k with
+ * P(U <= k-1) <= (1 - level) / 2; 0 when no k qualifies. */
+static double ci_rank(int m, int n, const double *cdf, double level)
+{
+	double mn = (double)m * n, tail = (1 - level) / 2;
 	if (cdf) {
 		int k = 0;
-		while (k < m * n && cdf[k] <= 0.025)
+		while (k < m * n && cdf[k] <= tail * PTB_MW_TAIL_SLACK)
 			k++;
 		return k;
 	}
-	/* P(U <= k-1) ~ Phi((k - 1/2 - mn/2) / sigma) <= 0.025 */
-	double c = mn / 2 - PTB_Z975 * sqrt(mn * (m + n + 1) / 12.0);
+	/* P(U <= k-1) ~ Phi((k - 1/2 - mn/2) / sigma) <= tail */
+	double c = mn / 2 - z_two_sided(1 - level) * sqrt(mn * (m + n + 1) / 12.0);
 	return c + 0.5 >= 1 ? floor(c + 0.5) : 0;
 }
 
@@ -157,7 +172,8 @@ static double two_sided_p(double u, int m, int n, double ties, const double *cdf
 	return z <= 0 ? 1 : fmin(1, erfc(z / M_SQRT2));
 }
 
-int ptb_mann_whitney(const double *base, int nb, const double *next, int nn, struct ptb_mw *r)
+int ptb_mann_whitney(const double *base, int nb, const double *next, int nn, double level,
+		     struct ptb_mw *r)
 {
 	if (nb < 1 || nn < 1)
 		return -1;
@@ -177,7 +193,7 @@ int ptb_mann_whitney(const double *base, int nb, const double *next, int nn, str
 	r->shift = kth_difference(x, nb, y, nn, floor((mn + 1) / 2));
 	if (fmod(mn, 2) == 0)
 		r->shift = (r->shift + kth_difference(x, nb, y, nn, mn / 2 + 1)) / 2;
-	double k = ci_rank(nb, nn, cdf);
+	double k = ci_rank(nb, nn, cdf, level);
 	r->shift_lo = k >= 1 ? kth_difference(x, nb, y, nn, k) : NAN;
 	r->shift_hi = k >= 1 ? kth_difference(x, nb, y, nn, mn + 1 - k) : NAN;
 	free(cdf);

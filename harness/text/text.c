@@ -15,15 +15,40 @@ static bool is_continuation(unsigned char c)
 	return (c & 0xC0) == 0x80;
 }
 
+/* Drop a sequence left incomplete at the end of s[0..n). */
+static void cut_incomplete(char *s, size_t n)
+{
+	size_t start = n;
+	while (start > 0 && n - start < 4 && is_continuation((unsigned char)s[start - 1]))
+		start--;
+	if (start > 0 && (unsigned char)s[start - 1] >= 0xC0)
+		start--;
+	else if (start == n)
+		return;
+	if (ptb_utf8_len(s + start) != n - start)
+		s[start] = '\0';
+}
+
 void ptb_utf8_trim(char *s, size_t len)
 {
 	size_t n = strlen(s);
-	if (len == 0 || n < len)
+	if (len == 0 || n + 1 < len)
 		return;
 	n = len - 1;
-	while (n > 0 && is_continuation((unsigned char)s[n]))
-		n--;
 	s[n] = '\0';
+	cut_incomplete(s, n);
+}
+
+void ptb_textf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	if (!len)
+		return;
+	va_start(ap, fmt);
+	int n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	if (n >= 0 && (size_t)n >= len)
+		ptb_utf8_trim(buf, len);
 }
 
 void ptb_verrf(char *err, size_t errlen, const char *fmt, va_list ap)

@@ -105,35 +105,60 @@ static int row_cmp(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-static struct row *find_or_add_row(struct table *t, const struct row *key)
+/* The row of this identity -- its place, group and label, and `point` when
+ * it was set apart for one point -- made when new. */
+static struct row *find_or_add_row(struct table *t, const struct row *key, const char *point)
 {
-	char id[400];
-	snprintf(id, sizeof id, "%d\x1f%d\x1f%s\x1f%s", key->order, key->sub, key->group, key->label);
+	char *id;
+	if (asprintf(&id, "%d\x1f%d\x1f%s\x1f%s\x1f%s", key->order, key->sub, key->group,
+		     key->label, point ? point : "") < 0)
+		return NULL;
 	const json_t *known = json_object_get(t->index, id);
-	if (known)
-		return &t->row[json_integer_value(known)];
-	if (t->nrows == t->cap) {
+	struct row *r = known ? &t->row[json_integer_value(known)] : NULL;
+	if (!r && t->nrows == t->cap) {
 		int cap = t->cap ? 2 * t->cap : 64;
-		struct row *r = realloc(t->row, (size_t)cap * sizeof *r);
-		if (!r)
-			return NULL;
-		t->row = r;
+		struct row *grown = realloc(t->row, (size_t)cap * sizeof *grown);
+		if (!grown)
+			goto out;
+		t->row = grown;
 		t->cap = cap;
 	}
-	struct row *r = &t->row[t->nrows];
-	*r = *key;
-	r->seq = t->nrows;
-	if (!(r->rec = calloc((size_t)t->ncols, sizeof *r->rec)) ||
-	    json_object_set_new_nocheck(t->index, id, json_integer(t->nrows))) {
-		free(r->rec);
-		return NULL;
+	if (!r) {
+		r = &t->row[t->nrows];
+		*r = *key;
+		r->seq = t->nrows;
+		if (!(r->rec = calloc((size_t)t->ncols, sizeof *r->rec)) ||
+		    json_object_set_new_nocheck(t->index, id, json_integer(t->nrows))) {
+			free(r->rec);
+			r = NULL;
+		} else {
+			t->nrows++;
+		}
 	}
-	t->nrows++;
+out:
+	free(id);
 	return r;
 }
 
-/* Put a record into its row(s); a second record for one cell of one file
- * (a duplicate point) keeps the first. */
+/* Put a record into its cell.  Two points of one file that a table row
+ * would merge (an optional variable, a label cut short) each keep a row:
+ * the second is set apart under its own point key.  Only a point that
+ * appears twice in one file keeps its first record (cmd-table says so). */
+static int place_in_row(struct table *t, int c, struct row *key, const struct ptb_record *rec)
+{
+	struct row *r = find_or_add_row(t, key, NULL);
+	if (r && r->rec[c] && strcmp(r->rec[c]->key, rec->key)) {
+		ptb_textf(key->label, sizeof key->label, "%s", rec->key);
+		r = find_or_add_row(t, key, rec->key);
+	}
+	if (!r)
+		return -1;
+	if (!r->rec[c])
+		r->rec[c] = rec;
+	return 0;
+}
+
+/* Put a record into its row(s). */
 static int place_record(struct table *t, int c, const struct ptb_record *rec)
 {
 	struct ptb_row pr;
@@ -146,18 +171,15 @@ static int place_record(struct table *t, int c, const struct ptb_record *rec)
 	key.footnote = pr.footnote;
 	for (int f = 0; f < (logp ? NLOGP : 1); f++) {
 		if (logp) {
-			snprintf(key.group, sizeof key.group, "%s, %s", pr.group, pr.label);
-			snprintf(key.label, sizeof key.label, "%s", ptb_logp_fields[f].label);
+			ptb_textf(key.group, sizeof key.group, "%s, %s", pr.group, pr.label);
+			ptb_textf(key.label, sizeof key.label, "%s", ptb_logp_fields[f].label);
 			key.sub = f + 1;
 		} else {
-			snprintf(key.group, sizeof key.group, "%s", pr.group);
-			snprintf(key.label, sizeof key.label, "%s", pr.label);
+			ptb_textf(key.group, sizeof key.group, "%s", pr.group);
+			ptb_textf(key.label, sizeof key.label, "%s", pr.label);
 		}
-		struct row *r = find_or_add_row(t, &key);
-		if (!r)
+		if (place_in_row(t, c, &key, rec) < 0)
 			return -1;
-		if (!r->rec[c])
-			r->rec[c] = rec;
 	}
 	return 0;
 }
@@ -196,7 +218,7 @@ static void value_text(const struct table *t, const struct ptb_record *rec, doub
 {
 	const char *published = ptb_jstr(rec->json, "published");
 	if (published && t->stat == PTB_STAT_MEAN)
-		snprintf(buf, len, "%s", published);
+		ptb_textf(buf, len, "%s", published);
 	else
 		ptb_fmt_us(buf, len, ns);
 }
@@ -269,7 +291,7 @@ static void table_cell(struct table *t, const struct row *r, int c, char *buf, s
 	if (rec->has_value)
 		value_cell(t, r, rec, &note, buf, len);
 	else
-		snprintf(buf, len, "%s", rec->status == PTB_NA ? "N/A" : rec->status_name);
+		ptb_textf(buf, len, "%s", rec->status == PTB_NA ? "N/A" : rec->status_name);
 	cell_mark(t, &m, rec->reason);
 	cell_mark(t, &m, note);
 	json_array_foreach(json_object_get(rec->json, "footnotes"), i, fn)
@@ -278,7 +300,7 @@ static void table_cell(struct table *t, const struct row *r, int c, char *buf, s
 		const char *key = ptb_logp_fields[r->sub - 1].key;
 		const char *in = ptb_jstr(json_object_get(rec->json, "inputs"), key);
 		char why[256];
-		snprintf(why, sizeof why, "%s derived from %s", key, in ? in : "");
+		ptb_textf(why, sizeof why, "%s derived from %s", key, in ? in : "");
 		cell_mark(t, &m, in ? why : NULL);
 	}
 	append_marks(&m, buf, len);
@@ -325,7 +347,7 @@ static int build_grid(struct table *t, struct ptb_grid *g)
 		struct marks m = { 0 };
 		if (r->hidden)
 			continue;
-		snprintf(buf, sizeof buf, "%s", r->label);
+		ptb_textf(buf, sizeof buf, "%s", r->label);
 		cell_mark(t, &m, r->sub <= 1 ? r->footnote : NULL);
 		append_marks(&m, buf, sizeof buf);
 		ptb_grid_set(g, y, 0, lone ? buf : r->group);
@@ -450,7 +472,8 @@ int ptb_table_print(FILE *out, struct ptb_runfile *const *runs, int n,
 			rc = place_record(&t, c, &runs[c]->rec[i]);
 	if (!rc) {
 		ptb_machines_names(runs, n, t.names);
-		qsort(t.row, (size_t)t.nrows, sizeof *t.row, row_cmp);
+		if (t.nrows)    /* no rows: t.row is NULL, which qsort may not get */
+			qsort(t.row, (size_t)t.nrows, sizeof *t.row, row_cmp);
 		fold_empty_logp(&t);
 		rc = print_table(out, &t, f);
 	}
