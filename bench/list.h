@@ -34,6 +34,10 @@ PTB_BENCH(rwlock,           rwlock_lockunlock)
 PTB_BENCH(rwlock,           rwlock_readers)
 PTB_BENCH(rwlock,           rwlock_writer)
 PTB_BENCH(cancel,           cancel)
+PTB_BENCH(contention,       mutex_contention)
+PTB_BENCH(contention,       spin_contention)
+PTB_BENCH(contention,       rwlock_contention)
+PTB_BENCH(c2c,              c2c_pair)
 /* Extended (not in the default suite): the cache hierarchy, user-level
  * threads and cache-line sharing. */
 PTB_BENCH(cache_line,       cache_line)

@@ -167,6 +167,12 @@ struct ptb_bench {
 	 * smoke test: they catch a broken benchmark (a lock that takes 0 ns or
 	 * a second), never a slow machine. */
 	double plausible_ns[2];
+	/* Defaults of a variable that depend on the machine (the PU counts of
+	 * this one, the pairs of its PUs): writes the list into buf; 0, or -1
+	 * to keep the variable's `defaults`, which are what `list` shows.
+	 * NULL: every variable keeps its `defaults`. */
+	int (*defaults_here)(const struct ptb_system *sys, const char *var, char *buf,
+			     size_t len);
 	bool hidden;               /* test-only: not listed, in no suite */
 	enum ptb_suite suite;      /* which suite runs it without -b */
 	/* Variables added after results existed ("type protocol"): at their
@@ -181,6 +187,11 @@ struct ptb_bench {
 	struct ptb_levels_role levels;     /* param PTB_LEVELS_NONE: not a cache curve */
 	const char *relative_to;           /* tables show the figure as a multiple of
 					    * this benchmark's (defaults), or NULL */
+	/* A matrix of PU pairs derived from the points (record/matrix.c): the
+	 * name of the derived record ("c2c"), built from each point's notes
+	 * "sender" and "receiver" (OS PU numbers) and "class" (a placement's
+	 * name); NULL: none. */
+	const char *matrix;
 };
 
 /* Every benchmark, in bench/list.h's order (bench/registry.c), and one by
@@ -257,6 +268,21 @@ int ptb_thread_count(void);
  * first.  Returns how many were written (at most max: every allowed PU),
  * or -1 with the point in error. */
 int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max);
+
+/* A `defaults_here` for a count of threads, one per PU: 1, 2, 4, ... and
+ * every allowed PU. */
+int ptb_defaults_pu_counts(const struct ptb_system *sys, char *buf, size_t len);
+/* The ordered pairs of allowed PUs a matrix of every pair measures, with
+ * their placement classes: every pair up to PTB_PAIR_PLAN_ALL of them,
+ * beyond that a stated sample of at most that many (engine/pairs.h).  A
+ * malloc'd *out and their count, or -1. */
+#define PTB_PAIR_PLAN_ALL 512
+struct ptb_pu_pair {
+	int from, to;                 /* OS numbers: sender, receiver */
+	int cls;                      /* enum ptb_placement */
+	const char *cls_name;         /* its name: "cross_core" */
+};
+int ptb_pu_pair_plan(const struct ptb_system *sys, struct ptb_pu_pair **out);
 
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and
  * read the binding back into buf; 0, or -1 with the point in error. */

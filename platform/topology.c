@@ -389,6 +389,31 @@ int ptb_topology_order(const struct ptb_topology *t, enum ptb_pu_order o, int *p
 	return n;
 }
 
+/* --- pairs of PUs ------------------------------------------------------ */
+
+int ptb_topology_pair_class(const struct ptb_topology *t, int a, int b)
+{
+	if (a < 0 || b < 0 || !hwloc_bitmap_isset(t->allowed, (unsigned)a) ||
+	    !hwloc_bitmap_isset(t->allowed, (unsigned)b))
+		return -1;
+	if (a == b)
+		return PTB_SAME_PU;
+	hwloc_obj_t pa = hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)a);
+	hwloc_obj_t pb = hwloc_get_pu_obj_by_os_index(t->topo, (unsigned)b);
+	hwloc_obj_t ca = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pa);
+	hwloc_obj_t cb = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_CORE, pb);
+	hwloc_obj_t ka = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pa);
+	hwloc_obj_t kb = hwloc_get_ancestor_obj_by_type(t->topo, HWLOC_OBJ_PACKAGE, pb);
+	if (ca && ca == cb)
+		return PTB_SMT;
+	if (ka != kb)
+		return PTB_CROSS_PACKAGE;
+	/* A PU's nodeset is its local NUMA nodes: disjoint ones are two nodes. */
+	if (pa->nodeset && pb->nodeset && !hwloc_bitmap_intersects(pa->nodeset, pb->nodeset))
+		return PTB_CROSS_NUMA;
+	return PTB_CROSS_CORE;
+}
+
 /* --- binding ----------------------------------------------------------- */
 
 int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen)

@@ -78,6 +78,13 @@ int ptb_order_from_name(const char *name);
  * most max), or -1 when out of memory. */
 int ptb_topology_order(const struct ptb_topology *t, enum ptb_pu_order o, int *pus, int max);
 
+/* The placement class of two allowed PUs: PTB_SMT (one core),
+ * PTB_CROSS_CORE (one package and NUMA node), PTB_CROSS_NUMA (two NUMA
+ * nodes of one package) or PTB_CROSS_PACKAGE (two packages) -- the package
+ * boundary is named first because it is the larger one; PTB_SAME_PU when
+ * a == b, -1 when either is not allowed. */
+int ptb_topology_pair_class(const struct ptb_topology *t, int a, int b);
+
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU
  * (pu < 0).  0, or -1 with err filled: binding failure is never silent. */
 int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen);

@@ -81,7 +81,7 @@ missing=""
 # no edit here to be documented).
 "$PTBENCH" list | awk '/^[a-z]/ {print $1}' >list.txt
 for b in $(sed -n '/^\.SH BENCHMARKS/,/^\.SH [A-Z]/p' "$man" | sed 's/\\f[RPBI]//g' |
-	   grep -o '[a-z][a-z_]*\.[a-z][a-z_.]*[a-z]' | sort -u); do
+	   grep -o '[a-z][a-z0-9_]*\.[a-z][a-z0-9_.]*[a-z]' | sort -u); do
 	grep -qx "$b" list.txt || missing="$missing $b"
 done
 check "every benchmark the manual names is in 'list'${missing:+ (missing:$missing)}" test -z "$missing"

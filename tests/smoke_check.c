@@ -8,7 +8,10 @@
  * reason; the threads of
  * a point asked to share a PU (same_pu, and yield and timeslice, which
  * always do) must read back as that one PU, and cross_core points as the
- * two PUs the topology offers; LogP records must satisfy their formula.
+ * two PUs the topology offers, a point of two PUs it notes (c2c.pair) as
+ * those two, and T threads placed in an order on T distinct PUs; LogP
+ * records must satisfy their formula, and a derived matrix be square and
+ * summed up by its classes.
  * The bounds are generous on purpose: they catch a broken benchmark (a
  * lock that takes 0 ns or a second), never a slow machine.
  */
@@ -112,6 +115,65 @@ static void check_binding(const json_t *r, const char *what)
 	       want_client);
 }
 
+/* A point that notes its sender and receiver (c2c.pair) ran there: the
+ * bindings read back are those PUs. */
+static void check_pair_binding(const json_t *r, const char *what)
+{
+	const json_t *notes = json_object_get(r, "notes"), *b = json_object_get(r, "binding");
+	char want_main[16], want_client[16];
+	const char *main_b = str(b, "main");
+	const char *client_b = json_string_value(json_array_get(json_object_get(b, "clients"), 0));
+	snprintf(want_main, sizeof want_main, "%.0f", json_number_value(json_object_get(notes, "sender")));
+	snprintf(want_client, sizeof want_client, "%.0f",
+		 json_number_value(json_object_get(notes, "receiver")));
+	tap_ok(main_b && client_b && !strcmp(main_b, want_main) && !strcmp(client_b, want_client) &&
+	       strcmp(want_main, want_client),
+	       "%s: bound where it claims: sender %s reads back %s, receiver %s reads back %s", what,
+	       want_main, main_b ? main_b : "?", want_client, client_b ? client_b : "?");
+}
+
+/* T threads placed one per PU in an `order`: T-1 clients, all PUs distinct. */
+static void check_threads_binding(const json_t *r, const char *what, const char *threads)
+{
+	const json_t *b = json_object_get(r, "binding"), *clients = json_object_get(b, "clients");
+	const char *seen[PTB_MAX_CLIENTS + 1] = { str(b, "main") };
+	int n = 1, distinct = seen[0] != NULL;
+	size_t i;
+	json_t *c;
+	json_array_foreach(clients, i, c) {
+		const char *pu = json_string_value(c);
+		bool again = !pu;
+		for (int k = 0; pu && k < n; k++)
+			again |= seen[k] && !strcmp(seen[k], pu);
+		distinct &= !again;
+		if (n < PTB_MAX_CLIENTS + 1)
+			seen[n++] = pu;
+	}
+	tap_ok(distinct && (long)json_array_size(clients) == atol(threads) - 1,
+	       "%s: %s threads on as many PUs, read back", what, threads);
+}
+
+/* A derived matrix: one row and column per PU, and the classes account
+ * for every pair with a value. */
+static void check_matrix(const json_t *r, const char *what)
+{
+	const json_t *m = json_object_get(r, "matrix"), *row, *cls;
+	size_t n = json_array_size(json_object_get(r, "pus")), i, j, values = 0;
+	const char *key;
+	json_int_t pairs = 0;
+	bool square = json_array_size(m) == n;
+	json_array_foreach(m, i, row) {
+		square &= json_array_size(row) == n && json_is_null(json_array_get(row, i));
+		for (j = 0; j < json_array_size(row); j++)
+			values += json_is_number(json_array_get(row, j));
+	}
+	json_object_foreach((json_t *)json_object_get(r, "classes"), key, cls)
+		pairs += json_integer_value(json_object_get(cls, "pairs"));
+	tap_ok(square && values > 0 && (json_int_t)values == pairs,
+	       "%s: a %zu x %zu matrix, %zu pairs with a value, as many in its classes (%lld)",
+	       what, n, n, values, (long long)pairs);
+}
+
 /* Every kept trial within the bounds, and from three processes at least. */
 static void check_trials(const json_t *r, const char *what, const double *k)
 {
@@ -163,6 +225,10 @@ static void check_record(const json_t *r)
 		check_levels(r, what);
 		return;
 	}
+	if (json_object_get(r, "matrix")) {
+		check_matrix(r, what);
+		return;
+	}
 	const double *k = find_bounds(bench);
 	double value = json_number_value(json_object_get(r, "value"));
 	if (!k) {
@@ -173,6 +239,12 @@ static void check_record(const json_t *r)
 	       what, status, value, k[0], k[1]);
 	check_trials(r, what, k);
 	check_binding(r, what);
+	const json_t *notes = json_object_get(r, "notes");
+	const char *threads = str(json_object_get(r, "params"), "threads");
+	if (json_object_get(notes, "sender") && json_object_get(notes, "receiver"))
+		check_pair_binding(r, what);
+	if (threads && str(json_object_get(r, "params"), "order"))
+		check_threads_binding(r, what, threads);
 }
 
 /* "dir/mutex.lock.json" -> "mutex.lock" */

@@ -63,7 +63,7 @@ static int points(const struct ptb_bench *b, const char *const *a, int na, int m
 		  double (*f)(long), char *out, size_t len)
 {
 	char err[256];
-	struct ptb_sweep *s = ptb_sweep_new(b, a, na, maxp, err, sizeof err);
+	struct ptb_sweep *s = ptb_sweep_new(b, a, na, maxp, NULL, err, sizeof err);
 	if (!s) {
 		snprintf(out, len, "ERROR %s", err);
 		return -1;
@@ -99,7 +99,7 @@ static void one_line(const char *what, const struct ptb_bench *b, const char *as
 {
 	char err[256] = "";
 	const char *a[] = { assign };
-	struct ptb_sweep *s = ptb_sweep_new(b, a, 1, 0, err, sizeof err);
+	struct ptb_sweep *s = ptb_sweep_new(b, a, 1, 0, NULL, err, sizeof err);
 	int ok = !s && err[0] && !strchr(err, '\n') && (!want || strcmp(err, want) == 0);
 	if (!tap_ok(ok, "%s: -p '%s' is refused in one line", what, assign))
 		printf("#   got: %s\n", err);
@@ -209,7 +209,7 @@ static void strings_stay_valid(void)
 {
 	char err[256];
 	const char *a[] = { "mutexes=1..1024" }, *v[PTB_MAX_PARAMS], *kept[32];
-	struct ptb_sweep *s = ptb_sweep_new(&lock, a, 1, 16, err, sizeof err);
+	struct ptb_sweep *s = ptb_sweep_new(&lock, a, 1, 16, NULL, err, sizeof err);
 	int n = 0, ok = 1, id;
 	while (s && ptb_sweep_next(s, v, &id) == PTB_SWEEP_POINT && n < 32) {
 		kept[n++] = v[0];
@@ -231,7 +231,7 @@ static void interleaved(void)
 {
 	char err[256];
 	const char *a[] = { "placement=same_pu,cross_core", "mutexes=1..1024" }, *v[PTB_MAX_PARAMS];
-	struct ptb_sweep *s = ptb_sweep_new(&mixed, a, 2, 12, err, sizeof err);
+	struct ptb_sweep *s = ptb_sweep_new(&mixed, a, 2, 12, NULL, err, sizeof err);
 	int ids[64], n = 0, rounds = 0, id;
 	long xs[64];
 	enum ptb_sweep_step st = PTB_SWEEP_DONE;

@@ -54,3 +54,16 @@ int ptb_pus_in_order(struct ptb_point *p, const char *order, int *pus, int max)
 		ptb_point_error(p, "ordering the PUs: out of memory");
 	return n;
 }
+
+int ptb_defaults_pu_counts(const struct ptb_system *sys, char *buf, size_t len)
+{
+	int n = sys->counts.pus;
+	size_t used = 0;
+	buf[0] = '\0';
+	for (int t = 1; t < n && used < len; t *= 2)
+		used += (size_t)snprintf(buf + used, len - used, "%d,", t);
+	if (n < 1 || used + 12 > len)
+		return -1;
+	snprintf(buf + used, len - used, "%d", n);
+	return 0;
+}

@@ -157,11 +157,15 @@ oom:
 	return -1;
 }
 
-/* The list of the last assignment naming par, or the defaults. */
-static const char *list_for(const struct ptb_param *par, const char *const *assign,
-			    int nassign)
+/* The list of the last assignment naming par, or the defaults: this
+ * machine's (written into here) when the variable has them. */
+static const char *list_for(const struct ptb_bench *b, const struct ptb_param *par,
+			    const char *const *assign, int nassign,
+			    const struct ptb_system *sys, char *here, size_t len)
 {
 	const char *found = par->defaults ? par->defaults : "";
+	if (sys && b->defaults_here && b->defaults_here(sys, par->name, here, len) == 0)
+		found = here;
 	for (int i = 0; i < nassign; i++) {
 		const char *list;
 		int len = ptb_assign_split(assign[i], &list);
@@ -173,13 +177,17 @@ static const char *list_for(const struct ptb_param *par, const char *const *assi
 }
 
 struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *assign,
-				int nassign, int max_points, char *err, size_t errlen)
+				int nassign, int max_points, const struct ptb_system *sys,
+				char *err, size_t errlen)
 {
+	enum { HERE_LEN = 16384 };   /* a pair plan's indexes: 5 KB */
+	char *here = malloc(HERE_LEN);
 	struct ptb_sweep *s;
 	if (ptb_assign_syntax(assign, nassign, err, errlen) < 0)
 		return NULL;
-	if (!(s = calloc(1, sizeof *s))) {
+	if (!here || !(s = calloc(1, sizeof *s))) {
 		ptb_errf(err, errlen, "out of memory");
+		free(here);
 		return NULL;
 	}
 	s->refined = -1;
@@ -191,7 +199,8 @@ struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *as
 		}
 		struct var *v = &s->vars[s->nvars++];
 		v->par = &b->params[i];
-		if (fill_var(b, v, list_for(v->par, assign, nassign), err, errlen) < 0)
+		if (fill_var(b, v, list_for(b, v->par, assign, nassign, sys, here, HERE_LEN), err,
+			     errlen) < 0)
 			goto bad;
 		if (v->range && s->refined < 0)
 			s->refined = i;
@@ -200,8 +209,10 @@ struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *as
 		ptb_errf(err, errlen, "out of memory");
 		goto bad;
 	}
+	free(here);
 	return s;
 bad:
+	free(here);
 	ptb_sweep_free(s);
 	return NULL;
 }

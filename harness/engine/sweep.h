@@ -17,10 +17,13 @@
 struct ptb_sweep;
 
 /* assign: "VAR=V1,V2" strings that name this benchmark's variables (others
- * are ignored: they may belong to another benchmark of the run).  NULL with
- * err = one line when a value is outside the domain or malformed. */
+ * are ignored: they may belong to another benchmark of the run).  sys: the
+ * machine whose defaults a variable with `defaults_here` takes, or NULL for
+ * the descriptor's.  NULL with err = one line when a value is outside the
+ * domain or malformed. */
 struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *assign,
-				int nassign, int max_points, char *err, size_t errlen);
+				int nassign, int max_points, const struct ptb_system *sys,
+				char *err, size_t errlen);
 enum ptb_sweep_step {
 	PTB_SWEEP_POINT,    /* values[] and *id describe a point to measure */
 	PTB_SWEEP_WAIT,     /* more points come once handed-out points are fed */

@@ -311,6 +311,32 @@ static int check_point(struct check *c, const json_t *rec, enum origin origin)
 	return 0;
 }
 
+/* A derived matrix of PU pairs (record/matrix.h): a square of durations
+ * or nulls, one row and column per PU, and a summary per class. */
+static int check_matrix(struct check *c, const json_t *rec)
+{
+	const json_t *pus = json_object_get(rec, "pus"), *row, *cls;
+	const char *key;
+	size_t i;
+	if (field(c, rec, "pus", K_ARRAY, ALWAYS, NO_VALUE) < 0 ||
+	    members(c, pus, "pus", K_NUMBER, false) < 0 ||
+	    field(c, rec, "classes", K_OBJECT, ALWAYS, NO_VALUE) < 0 ||
+	    field(c, rec, "inputs", K_OBJECT, OPTIONAL, NO_VALUE) < 0)
+		return -1;
+	if (json_array_size(json_object_get(rec, "matrix")) != json_array_size(pus))
+		return bad(c, "field 'matrix' has not one row per PU");
+	json_array_foreach(json_object_get(rec, "matrix"), i, row) {
+		if (json_array_size(row) != json_array_size(pus))
+			return bad(c, "matrix[%zu] has not one column per PU", i);
+		if (members(c, row, "matrix row", K_NUMBER, true) < 0 || samples_in_range(c, row) < 0)
+			return -1;
+	}
+	json_object_foreach((json_t *)json_object_get(rec, "classes"), key, cls)
+		if (!json_is_object(cls) || members(c, cls, key, K_NUMBER, true) < 0)
+			return bad(c, "classes.%.20s is not an object of numbers", key);
+	return 0;
+}
+
 static int check_record(struct check *c, const json_t *rec, int version)
 {
 	if (!json_is_object(rec))
@@ -336,6 +362,9 @@ static int check_record(struct check *c, const json_t *rec, int version)
 			      NO_VALUE) < 0 ? -1
 			: members(c, json_object_get(rec, "levels"), "levels", K_OBJECT, false) < 0
 			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
+	if (json_object_get(rec, "matrix"))
+		return field(c, rec, "matrix", K_ARRAY, ALWAYS, NO_VALUE) < 0 ? -1
+			: check_matrix(c, rec);
 	enum origin origin = !status_has_value(status) ? NO_VALUE
 			     : json_object_get(rec, "source") ? PUBLISHED : SAMPLES;
 	const json_t *unit = json_object_get(rec, "unit");

@@ -23,5 +23,7 @@ void ptb_report_table(FILE *out, const struct ptb_runfile *run);
 void ptb_report_csv(FILE *out, const struct ptb_runfile *run);
 void ptb_report_json(FILE *out, const struct ptb_runfile *run);
 void ptb_report_gbench(FILE *out, const struct ptb_runfile *run);
+/* A derived matrix of PU pairs, for the table reporter (matrix-table.c). */
+void ptb_report_matrix(FILE *out, const struct ptb_record *r);
 
 #endif

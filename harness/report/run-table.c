@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "record/logp.h"
+#include "record/matrix.h"
 #include "record/model.h"
 #include "report/format.h"
 #include "report/grid.h"
@@ -302,6 +303,9 @@ void ptb_report_table(FILE *out, const struct ptb_runfile *run)
 		}
 		ptb_report_levels(out, run, &fn);
 	}
+	for (size_t i = 0; i < run->n; i++)
+		if (ptb_matrix_is(&run->rec[i]))
+			ptb_report_matrix(out, &run->rec[i]);
 	if (fn.n)
 		fputc('\n', out);
 	ptb_footnotes_print(out, &fn);

@@ -22,6 +22,7 @@
 #include "machine/system.h"
 #include "record/levels.h"
 #include "record/logp.h"
+#include "record/matrix.h"
 #include "record/model.h"
 #include "record/runfile.h"
 #include "record/target.h"
@@ -113,16 +114,19 @@ void ptb_run_install_signals(void)
 	signal(SIGPIPE, SIG_IGN);    /* a dead child's pipe is an error, not a signal */
 }
 
-/* The derived records (LogP, cache levels) follow the measured ones. */
+/* The derived records (LogP, cache levels, matrices) follow the measured ones. */
 static void derive(json_t *run)
 {
 	struct ptb_runfile *model = ptb_runfile_of(run, NULL, 0);
 	json_t *logp = model ? ptb_logp_derive(model) : NULL;
 	json_t *levels = model ? ptb_levels_derive(model) : NULL;
+	json_t *matrix = model ? ptb_matrix_derive(model) : NULL;
 	json_array_extend(json_object_get(run, "results"), logp);
 	json_array_extend(json_object_get(run, "results"), levels);
+	json_array_extend(json_object_get(run, "results"), matrix);
 	json_decref(logp);
 	json_decref(levels);
+	json_decref(matrix);
 	ptb_runfile_free(model);
 }
 
@@ -158,6 +162,8 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 		fprintf(stderr, "ptbench: %s\n", err);
 		return 1;
 	}
+	for (int i = 0; i < n; i++)
+		jobs[i].sys = &sys;
 	if (o->out_path)
 		snprintf(path, sizeof path, "%s", o->out_path);
 	else if (default_path(&sys, path, sizeof path), check_out_path(path, err, sizeof err) < 0) {

@@ -98,7 +98,8 @@ int ptb_check_inputs(const struct ptb_run_opts *o, struct ptb_job *jobs, int n,
 		}
 		struct ptb_sweep *s = ptb_sweep_new(jobs[i].b,
 						    (const char *const *)jobs[i].set->assign,
-						    jobs[i].set->n, PTB_SWEEP_POINTS, err, errlen);
+						    jobs[i].set->n, PTB_SWEEP_POINTS, NULL, err,
+						    errlen);
 		if (!s)
 			return -1;
 		ptb_sweep_free(s);
@@ -110,7 +111,7 @@ struct ptb_sweep *ptb_job_sweep(const struct ptb_job *job)
 {
 	char err[256];
 	return ptb_sweep_new(job->b, (const char *const *)job->set->assign, job->set->n,
-			     PTB_SWEEP_POINTS, err, sizeof err);
+			     PTB_SWEEP_POINTS, job->sys, err, sizeof err);
 }
 
 

@@ -24,6 +24,7 @@
 struct ptb_job {
 	const struct ptb_bench *b;      /* NULL: skipped */
 	struct ptb_assign_set *set;
+	const struct ptb_system *sys;   /* gives machine defaults; NULL: none */
 };
 
 /* The run document and what has happened to it so far. */

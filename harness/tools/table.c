@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "record/logp.h"
+#include "record/matrix.h"
 #include "report/format.h"
 #include "report/grid.h"
 #include "report/rows.h"
@@ -165,6 +166,8 @@ static int place_record(struct table *t, int c, const struct ptb_record *rec)
 	bool logp = rec->is_derived;
 	if (logp && !ptb_logp_mechanism_of(rec->bench))
 		return 0;   /* the cache levels are one machine's detail, not a row */
+	if (ptb_matrix_is(rec))
+		return 0;     /* a matrix has no one figure for a row */
 	ptb_row_of(rec->bench, rec->params, &pr);
 	key.order = pr.order;
 	key.footnote = pr.footnote;
