@@ -13,6 +13,7 @@
 
 #include "run/record.h"
 #include "stats/trials.h"
+#include "text/text.h"
 
 /* JSON has no NaN or infinity: a statistic that is undefined is null. */
 static json_t *num(double x)
@@ -152,16 +153,20 @@ static const json_t *typical_trial(const json_t *trials, double value)
 	return best;
 }
 
+/* Trials that fall into separate groups have no one figure: the record
+ * lists the groups, and says so. */
 static void add_modes(json_t *r, const struct ptb_trials_summary *s, char *reason, size_t len)
 {
 	json_t *modes = json_array();
-	for (int i = 0; i < s->nmodes; i++)
+	snprintf(reason, len, "the trials fall into %d modes:", s->nmodes);
+	for (int i = 0; i < s->nmodes; i++) {
 		json_array_append_new(modes, json_pack("{s:f, s:i}", "value", s->modes[i].value,
 						       "trials", s->modes[i].n));
+		ptb_appendf(reason, len, "%s %.4g ns (%d of %d)", i ? "," : "", s->modes[i].value,
+			    s->modes[i].n, s->n);
+	}
+	ptb_appendf(reason, len, "; the value is their median, which may fall in either");
 	json_object_set_new(r, "modes", modes);
-	snprintf(reason, len, "the trials fall in two modes, %.4g ns (%d) and %.4g ns (%d): "
-		 "the value is neither", s->modes[0].value, s->modes[0].n, s->modes[1].value,
-		 s->modes[1].n);
 }
 
 static void add_estimate(json_t *r, const struct ptb_trials_summary *s, const char *stop)
@@ -208,7 +213,8 @@ json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *tria
 	} else if (fail != PTB_OK) {
 		snprintf(reason, sizeof reason, "%s", fail_reason);
 	} else {
-		st = s.halfwidth_pct <= target_pct && s.coverage >= 0.95 ? PTB_OK : PTB_UNSTABLE;
+		st = s.halfwidth_pct <= target_pct && s.coverage >= 0.95 && s.nmodes == 1
+			? PTB_OK : PTB_UNSTABLE;
 		if (!strcmp(stop, "interrupted"))
 			snprintf(reason, sizeof reason, "%s", fail_reason);
 		else if (s.coverage < 0.95)
@@ -222,10 +228,10 @@ json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *tria
 	json_object_set_new(r, "per", text(b->per));
 	if (n > 0 && fail == PTB_OK) {
 		add_estimate(r, &s, stop);
-		if (s.nmodes > 1)
+		if (s.nmodes > 1 && strcmp(stop, "interrupted")) {
 			add_modes(r, &s, reason, sizeof reason);
-		if (s.nmodes > 1 && st == PTB_OK)
 			json_object_set_new(r, "reason", json_string(reason));
+		}
 		const json_t *typical = typical_trial(trials, s.value);
 		json_t *v;
 		if (typical && (v = json_object_get(typical, "binding")))

@@ -31,40 +31,66 @@ static double median_sorted(const double *x, int n)
 	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
 }
 
-/* Spread of a group of sorted log values. */
-static double spread(const double *lx, int from, int to)
+/* Splits of the sorted log values: gaps of at least 15 % and at least
+ * `factor` times the typical (median) gap between neighbours. */
+static int find_splits(const double *lx, int n, double factor, int *split)
 {
-	return lx[to - 1] - lx[from];
+	double *gaps = malloc((size_t)n * sizeof *gaps), typical;
+	int k = 0;
+	if (!gaps)
+		return 0;
+	for (int i = 1; i < n; i++)
+		gaps[i - 1] = lx[i] - lx[i - 1];
+	typical = ptb_median_inplace(gaps, n - 1);
+	for (int i = 1; i < n; i++)
+		if (lx[i] - lx[i - 1] >= log(1.15) && lx[i] - lx[i - 1] >= factor * typical)
+			split[k++] = i;
+	free(gaps);
+	return k;
+}
+
+/* Drop the split whose removal merges the smallest group, until every
+ * group holds at least min_side trials and at most PTB_MAX_MODES remain. */
+static int prune_splits(int *split, int k, int n, int min_side)
+{
+	for (;;) {
+		int worst = -1, smallest = n + 1;
+		for (int j = 0; j <= k; j++) {
+			int from = j ? split[j - 1] : 0, to = j < k ? split[j] : n;
+			if (to - from < smallest) {
+				smallest = to - from;
+				worst = j;
+			}
+		}
+		if (k == 0 || (smallest >= min_side && k < PTB_MAX_MODES))
+			return k;
+		int drop = worst < k ? worst : k - 1;   /* the split after the group, or before the last */
+		memmove(split + drop, split + drop + 1, (size_t)(k - drop - 1) * sizeof *split);
+		k--;
+	}
 }
 
 int ptb_trials_modes(const double *sorted, int n, int min_side, double factor,
 		     struct ptb_mode modes[PTB_MAX_MODES])
 {
 	double *lx;
-	int best = -1;
-	double best_gap = 0;
+	int *split, k;
 	if (n < 2 * min_side || sorted[0] <= 0 || !(lx = malloc((size_t)n * sizeof *lx)))
 		return 1;
+	if (!(split = malloc((size_t)n * sizeof *split))) {
+		free(lx);
+		return 1;
+	}
 	for (int i = 0; i < n; i++)
 		lx[i] = log(sorted[i]);
-	for (int i = min_side; i <= n - min_side; i++) {
-		double gap = lx[i] - lx[i - 1];
-		if (gap > best_gap) {
-			best_gap = gap;
-			best = i;
-		}
+	k = prune_splits(split, find_splits(lx, n, factor, split), n, min_side);
+	for (int j = 0; j <= k && k > 0; j++) {
+		int from = j ? split[j - 1] : 0, to = j < k ? split[j] : n;
+		modes[j] = (struct ptb_mode){ median_sorted(sorted + from, to - from), to - from };
 	}
-	int nmodes = 1;
-	if (best > 0 && best_gap >= log(1.2)) {
-		double inside = fmax(spread(lx, 0, best), spread(lx, best, n));
-		if (best_gap >= factor * inside) {
-			modes[0] = (struct ptb_mode){ median_sorted(sorted, best), best };
-			modes[1] = (struct ptb_mode){ median_sorted(sorted + best, n - best), n - best };
-			nmodes = 2;
-		}
-	}
+	free(split);
 	free(lx);
-	return nmodes;
+	return k + 1;
 }
 
 void ptb_trials_summarize(const double *est, int n, struct ptb_trials_summary *s)
@@ -90,7 +116,7 @@ void ptb_trials_summarize(const double *est, int n, struct ptb_trials_summary *s
 	if (s->value > 0)
 		s->halfwidth_pct = 100 * (s->ci_hi - s->ci_lo) / 2 / s->value;
 	s->modes[0] = (struct ptb_mode){ s->value, n };
-	s->nmodes = ptb_trials_modes(x, n, 3, 2.0, s->modes);
+	s->nmodes = ptb_trials_modes(x, n, n / 10 > 3 ? n / 10 : 3, 5.0, s->modes);
 	free(x);
 }
 

@@ -10,7 +10,7 @@
 #ifndef PTB_STATS_TRIALS_H
 #define PTB_STATS_TRIALS_H
 
-#define PTB_MAX_MODES 2
+#define PTB_MAX_MODES 4
 
 struct ptb_mode {
 	double value;     /* median of the trials in this mode */
@@ -26,7 +26,7 @@ struct ptb_trials_summary {
 	double coverage;          /* its exact coverage (>= 0.95 from 6 trials on) */
 	double drift_pct;         /* the allowance for the machine's drift */
 	double halfwidth_pct;     /* (ci_hi - ci_lo) / 2 as % of value */
-	int nmodes;               /* 1, or 2 when the trials clearly split */
+	int nmodes;               /* 1, or more when the trials clearly split */
 	struct ptb_mode modes[PTB_MAX_MODES];
 };
 
@@ -51,10 +51,11 @@ double ptb_drift_pct(const double *factors, int n);
  * of 1.96 drift_pct. */
 void ptb_trials_widen(struct ptb_trials_summary *s, double drift_pct);
 
-/* Whether the estimates form two clearly separated groups: a gap in the
- * sorted log values that splits them into at least `min_side` on each side
- * and is at least `factor` times the widest spread inside either group,
- * and at least 20 % of the value.  Fills two modes when so. */
+/* Whether the estimates form clearly separated groups (modes): the sorted
+ * values split where neighbours are at least 15 % apart and at least
+ * `factor` times the typical gap between neighbours; a group with fewer
+ * than `min_side` trials joins its neighbour, and at most PTB_MAX_MODES
+ * remain.  Returns how many, filling modes[] in increasing order. */
 int ptb_trials_modes(const double *sorted, int n, int min_side, double factor,
 		     struct ptb_mode modes[PTB_MAX_MODES]);
 
