@@ -142,7 +142,8 @@ static int victim_add(void)
 static int pool_fill(size_t want)
 {
 	if (st.head + want > st.cap) {
-		memmove(st.v, st.v + st.head, st.count * sizeof *st.v);
+		if (st.count > 0)	/* st.v is still NULL before the first fill */
+			memmove(st.v, st.v + st.head, st.count * sizeof *st.v);
 		st.head = 0;
 		if (want > st.cap) {
 			struct victim **grown = realloc(st.v, 2 * want * sizeof *grown);

@@ -181,10 +181,11 @@ struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *as
 				char *err, size_t errlen)
 {
 	enum { HERE_LEN = 16384 };   /* a pair plan's indexes: 5 KB */
-	char *here = malloc(HERE_LEN);
+	char *here;
 	struct ptb_sweep *s;
 	if (ptb_assign_syntax(assign, nassign, err, errlen) < 0)
 		return NULL;
+	here = malloc(HERE_LEN);
 	if (!here || !(s = calloc(1, sizeof *s))) {
 		ptb_errf(err, errlen, "out of memory");
 		free(here);

@@ -140,8 +140,10 @@ static double drift_pct(const struct sched *s)
 	int nf = 0;
 	if (medians && work && factors) {
 		for (int i = 0; i < s->npts; i++) {
+			if (s->pts[i].n == 0)	/* est is NULL until a trial is kept */
+				continue;
 			memcpy(work, s->pts[i].est, (size_t)s->pts[i].n * sizeof *work);
-			medians[i] = s->pts[i].n ? median_of(work, s->pts[i].n) : 0;
+			medians[i] = median_of(work, s->pts[i].n);
 		}
 		for (int r = 1; r <= s->round; r++)
 			nf += round_factor(s, r, medians, work, &factors[nf]);
