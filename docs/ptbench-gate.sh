@@ -54,7 +54,9 @@ esac
 		echo '```'
 	fi
 } >"$out/gate.md"
-if [ -s "$out/ab.json" ] && command -v python3 >/dev/null 2>&1; then
+if [ -s "$out/ab.json" ] && ! command -v python3 >/dev/null 2>&1; then
+	echo "(the table of points needs python3; see $out/ab.json)" >>"$out/gate.md"
+elif [ -s "$out/ab.json" ]; then
 	python3 - "$out/ab.json" >>"$out/gate.md" <<'PY'
 import json, sys
 doc = json.load(open(sys.argv[1]))

@@ -29,15 +29,22 @@ sh "$gate" -o "$work/aa" -T 20 "$PTBENCH" "$PTBENCH" $q >/dev/null 2>"$work/err"
 rc=$?
 check "A/A passes: exit 0 (got $rc)" test "$rc" = 0
 check "A/A: the summary says pass" grep -q '^## ptbench gate: pass$' "$work/aa/gate.md"
-check "A/A: the summary lists the point and what it could detect" \
+# The summary's table of points is written by python3 (docs/ptbench-gate.sh).
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "A/A: the summary's table of points needs python3, absent here"
+else check "A/A: the summary lists the point and what it could detect" \
 	grep -q '^| mutex.lockunlock [^|]*threads=2[^|]* | \*\*[a-z]*\*\* |.*| +[0-9.]* % |$' "$work/aa/gate.md"
+fi
 
 sh "$gate" -o "$work/slow-gate" -c "$PTBENCH" -T 20 "$work/base" "$work/slow" $q >/dev/null 2>"$work/err"
 rc=$?
 check "a slower threads library fails the gate: exit 1 (got $rc: $(tail -1 "$work/err"))" test "$rc" = 1
-check "the summary says regression and names the point" \
-	sh -c "grep -q '^## ptbench gate: regression\$' '$work/slow-gate/gate.md' &&
-	       grep -q '^| mutex.lockunlock [^|]*threads=2[^|]* | \*\*regression\*\*' '$work/slow-gate/gate.md'"
+check "the summary says regression" grep -q '^## ptbench gate: regression$' "$work/slow-gate/gate.md"
+if ! command -v python3 >/dev/null 2>&1; then
+	skip "the summary's table of points needs python3, absent here"
+else check "the summary names the regressed point" \
+	grep -q '^| mutex.lockunlock [^|]*threads=2[^|]* | \*\*regression\*\*' "$work/slow-gate/gate.md"
+fi
 
 sh "$gate" -o "$work/broken" -c "$PTBENCH" -T 5 "$PTBENCH" /bin/false $q >/dev/null 2>"$work/err"
 rc=$?
