@@ -13,8 +13,11 @@
  *           word of the same line (read misses from migration)
  *
  * (ptb_share_words places the words; a unit test checks where.)  An
- * increment is a load and a store of a volatile word, so every access
- * needs the line.  The figure is the time per access of each thread, both
+ * increment is a load and a store of a volatile word.  Not every access
+ * moves the line: on x86 the load is served from the thread's own store
+ * buffer and several stores drain while the line is held, so the figure
+ * is a contended store stream's throughput, far below one line transfer
+ * (c2c.pair) per access.  The figure is the time per access of each thread, both
  * running together: at same_pu they take turns on one PU, so it is the
  * sum of their accesses; the false-sharing penalty of a placement is the
  * figure of `false` over that of `padded`, which tables print beside it
