@@ -30,4 +30,22 @@ bool ptb_plot_available(void);
 int ptb_plot_svg(const char *kind, struct ptb_runfile *const *runs, size_t nruns, FILE *out,
 		 char *err, size_t errlen);
 
+/* What gnuplot is asked to draw: the terminal the script sets. */
+enum ptb_plot_term { PTB_PLOT_SVG, PTB_PLOT_PNG };
+
+/* The first kind whose data the files hold, or NULL when none. */
+const char *ptb_plot_default_kind(struct ptb_runfile *const *runs, size_t nruns);
+
+/* Write KIND.dat and KIND.gp (the data and the gnuplot script that draws
+ * them, run in that folder) into the folder DIR, without gnuplot.  Return
+ * values as ptb_plot_svg's. */
+int ptb_plot_write(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		   enum ptb_plot_term term, const char *dir, char *err, size_t errlen);
+
+/* Draw as ptb_plot_svg does, in TERM's format; when KEEP_DIR is not NULL
+ * the data and script are also left there (ptb_plot_write). */
+int ptb_plot_draw(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		  enum ptb_plot_term term, const char *keep_dir, FILE *out, char *err,
+		  size_t errlen);
+
 #endif
