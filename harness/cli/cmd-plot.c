@@ -148,7 +148,7 @@ static int plot(struct ptb_runfile **runs, size_t n, struct plot_args *a)
 	else
 		rc = draw_to(a->out ? a->out : out, kind, runs, n, a, err, sizeof err);
 	if (rc && a->script && ptb_plot_write(kind, runs, n, a->term, a->script, NULL, 0) == 0)
-		ptb_appendf(err, sizeof err, " (the data and script are in %s)", a->script);
+		ptb_appendf(err, sizeof err, "; the data and script are in %s", a->script);
 	if (rc)
 		return ptb_bad_input("plot", "%s", err);
 	if (!a->out)

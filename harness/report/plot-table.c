@@ -108,10 +108,10 @@ static void script(FILE *gp, const struct ptb_plot_ctx *c, const struct ptb_plot
 	fputs("set logscale x\n", gp);
 	fprintf(gp, "set xrange [%g:%g]\n", from, to);
 	fprintf(gp, "set yrange [%g:%g] reverse\n", n - 0.5, -0.5);
-	/* the key in two columns above: gnuplot 5.4 drops entries of a key
-	 * below a tall plot */
+	/* the key in one column above: gnuplot 5.4 drops the entries that do
+	 * not fit, of a key below a tall plot or of a row too wide */
 	fprintf(gp, "set tmargin %zu\nset key outside above center vertical maxrows %zu\n",
-		3 + (c->nruns + 1) / 2, (c->nruns + 1) / 2);
+		2 + c->nruns, c->nruns);
 	fputs("set xlabel 'µs (log scale); error bars: the 95 % CI'\n"
 	      "set grid xtics mxtics lc rgb '#dddddd'\n"
 
