@@ -52,7 +52,7 @@ bad_input "numeric variable out of range" run -b mutex.lock -p mutexes=0
 # command has, aside); and every option the manual names is one of theirs.
 man="$top_srcdir/man/ptbench.1"
 : >all-help.txt
-for cmd in run ab compare; do
+for cmd in run ab compare plot; do
 	"$PTBENCH" $cmd --help >help.txt
 	cat help.txt >>all-help.txt
 	missing=""
@@ -66,7 +66,7 @@ for opt in $(grep -o -- '\\-\\-[a-z][a-z\\-]*' "$man" | sed 's/\\//g' | sort -u)
 	case $opt in --stat|--json|--help|--version) continue ;; esac
 	grep -q -- "$opt" all-help.txt || missing="$missing $opt"
 done
-check "manual's options are all in run, ab or compare --help${missing:+ (missing:$missing)}" test -z "$missing"
+check "manual's options are all in run, ab, compare or plot --help${missing:+ (missing:$missing)}" test -z "$missing"
 rm -f all-help.txt
 "$PTBENCH" --help >help.txt
 missing=""
