@@ -4,8 +4,9 @@
 # ptbench/2 run beside a 1999 machine, byte for byte against
 # tests/data/report-page.html with the plots left out (so that the golden
 # does not depend on gnuplot); the page parses cleanly as HTML and as XML
-# (xmllint), holds no script and fetches nothing, and escapes what a result
-# file says; `report --all-rows` on the command line; bad input.
+# (xmllint; so does the page of `table --format html`), holds no script and
+# fetches nothing, and escapes what a result file says; `report --all-rows`
+# on the command line; bad input.
 #
 # After an intended change of the page, regenerate the golden file with
 #     PTB_REGEN=1 make check TESTS=tests/report-html.sh
@@ -52,7 +53,7 @@ check "its text is escaped" \
 	sh -c "grep -q '&lt;b&gt;lab &amp; \\\\x01x&lt;/b&gt;' '$work/odd.html' && grep -q '&lt;script&gt;alert(1)&lt;/script&gt;' '$work/odd.html' && ! grep -q -e '<script' -e '<b>' '$work/odd.html'"
 
 if command -v xmllint >/dev/null 2>&1; then
-	for f in "$page" "$work/odd.html"; do
+	for f in "$page" "$work/odd.html" "$T/tools-table.html"; do
 		name=$(basename "$f")
 		xmllint --html --noout "$f" >"$work/x" 2>&1
 		if [ $? = 0 ] && [ ! -s "$work/x" ]; then ok "$name: xmllint --html finds nothing"; else

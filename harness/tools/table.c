@@ -31,24 +31,9 @@
 #include "report/format.h"
 #include "report/grid.h"
 #include "report/rows.h"
-#include "stats/stats.h"
 #include "text/text.h"
 #include "tools/page.h"
 #include "tools/table.h"
-
-/* The statistic a cell shows, with the words the caption uses. */
-static const struct {
-	const char *name;
-	const char *words;
-	const char *instead;    /* the footnote when only the mean is recorded */
-} stats[PTB_STAT_COUNT] = {
-	/* name       words                                                  instead */
-	[PTB_STAT_MEAN]   = { "mean",   "the mean of each point's timings, as in the paper", NULL },
-	[PTB_STAT_MEDIAN] = { "median", "the median of each point's timings",
-			      "only the mean is recorded: shown instead of the median" },
-	[PTB_STAT_MIN]    = { "min",    "the fastest of each point's timings",
-			      "only the mean is recorded: shown instead of the minimum" },
-};
 
 static const char *const format_names[PTB_TABLE_FORMATS] = { "md", "csv", "html" };
 
@@ -83,14 +68,6 @@ int ptb_table_format_from_name(const char *name)
 {
 	for (int i = 0; name && i < PTB_TABLE_FORMATS; i++)
 		if (!strcmp(name, format_names[i]))
-			return i;
-	return -1;
-}
-
-int ptb_table_stat_from_name(const char *name)
-{
-	for (int i = 0; name && i < PTB_STAT_COUNT; i++)
-		if (!strcmp(name, stats[i].name))
 			return i;
 	return -1;
 }
@@ -240,47 +217,11 @@ static void value_text(const struct table *t, const struct ptb_record *rec, doub
 		ptb_fmt_us(buf, len, ns);
 }
 
-/* A point made of trials: the median over its trials of each trial's
- * statistic (for the mean, the point's value). */
-static double trials_figure(const struct table *t, const struct ptb_record *rec)
-{
-	const json_t *trials = json_object_get(rec->json, "trials"), *tr;
-	double *x, v = NAN;
-	size_t i;
-	int n = 0;
-	if (t->stat == PTB_STAT_MEAN)
-		return rec->value;
-	if (!(x = malloc((json_array_size(trials) + 1) * sizeof *x)))
-		return NAN;
-	json_array_foreach(trials, i, tr)
-		if (json_is_number(json_object_get(tr, stats[t->stat].name)))
-			x[n++] = ptb_jnum(tr, stats[t->stat].name);
-	if (n)
-		v = ptb_median_inplace(x, n);
-	free(x);
-	return v;
-}
-
-/* The figure of a record for the chosen statistic, or the mean with a
- * footnote when the record has only the mean (the paper's figures). */
-static double figure(const struct table *t, const struct ptb_record *rec, const char **note)
-{
-	*note = NULL;
-	if (rec->samples_are_trials)
-		return trials_figure(t, rec);
-	double v = ptb_jnum(rec->json, stats[t->stat].name);
-	if (isnan(v) && !isnan(ptb_jnum(rec->json, "mean"))) {
-		*note = stats[t->stat].instead;
-		v = ptb_jnum(rec->json, "mean");
-	}
-	return v;
-}
-
 static void value_cell(struct table *t, const struct row *r, const struct ptb_record *rec,
 		       const char **note, char *buf, size_t len)
 {
 	double v = r->sub ? ptb_jnum(rec->json, ptb_logp_fields[r->sub - 1].key)
-			  : figure(t, rec, note);
+			  : ptb_table_figure(t->stat, rec, note);
 	double hw = ptb_jnum(rec->json, "ci_halfwidth_pct");
 	if (isnan(v))   /* a LogP parameter whose input is missing */
 		snprintf(buf, len, "%s", r->sub ? "N/A" : "?");
@@ -486,7 +427,7 @@ static int print_table(FILE *out, struct table *t, const struct ptb_table_opts *
 	for (int c = 0; c < t->ncols; c++)
 		trials |= t->runs[c]->version > 1;
 	snprintf(caption, sizeof caption, "Values in µs per operation: %s%s%s.",
-		 stats[t->stat].words, trials ? "; for runs made of trials (ptbench/2), the median "
+		 ptb_table_stat_words(t->stat), trials ? "; for runs made of trials (ptbench/2), the median "
 		 "over independent trials of that figure" : "", trials && t->stat == PTB_STAT_MEAN ?
 		 ", \u00b1 the half-width of its 95 % CI" : "");
 	absent_notes(t);

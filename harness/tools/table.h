@@ -38,6 +38,12 @@ struct ptb_table_opts {
 int ptb_table_print(FILE *out, struct ptb_runfile *const *runs, int n,
 		    const struct ptb_table_opts *o);
 
+/* The statistic (tools/stat.c): the caption's words for it, and a
+ * record's figure, with *note the footnote when the mean stands in for it
+ * (only the mean was recorded), else NULL. */
+const char *ptb_table_stat_words(enum ptb_table_stat stat);
+double ptb_table_figure(enum ptb_table_stat stat, const struct ptb_record *rec, const char **note);
+
 /* The machine block (tools/machines.c): a header row "Machine", names...,
  * then one row per fact that some machine has.  names[i] is column i's. */
 int ptb_machines_grid(struct ptb_grid *g, struct ptb_runfile *const *runs, int n,
