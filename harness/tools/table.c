@@ -11,9 +11,9 @@
  * for folds into one N/A row).  A point N/A at a placement its machine
  * lacks (report/absent.h) points at one footnote per machine naming them
  * all, and a row of nothing else is left out.  Columns keep the order of
- * the files on the command line.  The table is built as a grid of strings and printed by
- * report/grid.c as Markdown, CSV or HTML, so the three formats cannot
- * disagree.  Figures transcribed from a paper carry the text they were
+ * the files on the command line.  The table is built as a grid of strings
+ * and printed by report/grid.c as Markdown, CSV or HTML, so the three
+ * formats cannot disagree.  Figures transcribed from a paper carry the text they were
  * published as ("published": "211.0") and notes on how they map onto our
  * rows ("footnotes": [...]); the table prints the published digits rather
  * than rounding the value again.
