@@ -34,6 +34,8 @@ static const char main_usage[] =
 	"            [--threshold PCT] [--format md|json]; exit 0, 1 regression, 2\n"
 	"  ab        regression gate in one sitting: ab [OPTIONS] BASE HEAD [RUN-OPTION...]\n"
 	"            paired trials of two programs; exit 0, 1 regression, 2 error\n"
+	"  plot      draw result files with gnuplot: plot FILE... [-o OUT.svg|.png]\n"
+	"            [--kind table|trials|c2c|cache|scaling] [--script DIR]\n"
 	"\n"
 	"  -h, --help       this text     --version   the version\n"
 	"\n"
@@ -52,6 +54,7 @@ static const struct command {
 	{ "table",    ptb_cmd_table },
 	{ "compare",  ptb_cmd_compare },
 	{ "ab",       ptb_cmd_ab },
+	{ "plot",     ptb_cmd_plot },
 	{ "worker",   ptb_cmd_worker },     /* started by run, not by people */
 };
 
