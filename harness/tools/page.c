@@ -8,10 +8,12 @@
  */
 #include <config.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report/format.h"
+#include "report/plot.h"
 #include "text/text.h"
 #include "tools/page.h"
 
@@ -92,16 +94,79 @@ static int machines(FILE *out, struct ptb_runfile *const *runs, int n, char (*na
 	return 0;
 }
 
-static void plots(FILE *out, const struct ptb_page_opts *o)
+/* Where an SVG names an element: an id, or a reference to one. */
+static const char *const svg_refs[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
+#define NREFS (sizeof svg_refs / sizeof svg_refs[0])
+
+/* The first id or reference in s, with the length of its lead, or NULL. */
+static const char *next_ref(const char *s, size_t *lead)
+{
+	const char *best = NULL;
+	for (size_t i = 0; i < NREFS; i++) {
+		const char *q = s;
+		while ((q = strstr(q, svg_refs[i])) && i < 2 && q > s && !strchr(" \t\n", q[-1]))
+			q++;   /* "gid=", not an id */
+		if (q && (!best || q < best)) {
+			best = q;
+			*lead = strlen(svg_refs[i]);
+		}
+	}
+	return best;
+}
+
+/* An SVG document from its <svg> element on (the XML declaration before
+ * it has no place in a page), every id and reference to one prefixed: the
+ * figures of one page each have their own gpPt0. */
+static void embed_svg(FILE *out, const char *p, const char *prefix)
+{
+	const char *q;
+	size_t lead;
+	for (; (q = next_ref(p, &lead)); p = q + lead) {
+		fwrite(p, 1, (size_t)(q - p) + lead, out);
+		fprintf(out, "%s-", prefix);
+	}
+	fputs(p, out);
+}
+
+/* One kind's figure, or nothing when the files lack its data; a failure
+ * of gnuplot is a visible line, not a missing figure. */
+static void plot(FILE *out, const char *kind, struct ptb_runfile *const *runs, int n)
+{
+	char err[512] = "out of memory", *svg = NULL, id[64], line[640];
+	size_t len = 0;
+	FILE *mem = open_memstream(&svg, &len);
+	int rc = mem ? ptb_plot_svg(kind, runs, (size_t)n, mem, err, sizeof err) : -1;
+	if (mem)
+		fclose(mem);
+	const char *start = rc == 0 && svg ? strstr(svg, "<svg") : NULL;
+	snprintf(id, sizeof id, "plot-%s", kind);
+	if (start) {
+		fprintf(out, "<div class=\"plot\" id=\"%s\">\n<h3>", id);
+		ptb_html_text(out, kind);
+		fputs("</h3>\n", out);
+		embed_svg(out, start, id);
+		fputs("\n</div>\n", out);
+	} else if (rc != 1) {
+		ptb_textf(line, sizeof line, "Plot %s failed: %s", kind,
+			  rc == 0 ? "gnuplot wrote no SVG" : err);
+		ptb_page_para(out, "missing", line);
+	}
+	free(svg);
+}
+
+/* Each kind the files have data for, as inline SVG. */
+static void plots(FILE *out, struct ptb_runfile *const *runs, int n,
+		  const struct ptb_page_opts *o)
 {
 	fputs("<h2 id=\"plots\">Plots</h2>\n", out);
-	if (!o->plots) {
+	if (!o->plots)
 		ptb_page_para(out, "missing", "Plots left out (--no-plots).");
-		return;
-	}
-	/* PLOTS GO HERE: the SVG of each kind the files have data for
-	 * (report/plot.h, `ptbench plot`), not yet part of this build. */
-	ptb_page_para(out, "missing", "Plots are not part of this build of ptbench.");
+	else if (!ptb_plot_available())
+		ptb_page_para(out, "missing", "Plots need gnuplot, which was not found on PATH: "
+			      "install it (Debian: gnuplot-nox) and make the page again.");
+	else
+		for (int k = 0; ptb_plot_kinds[k]; k++)
+			plot(out, ptb_plot_kinds[k], runs, n);
 }
 
 int ptb_page_report(FILE *out, struct ptb_runfile *const *runs, int n,
@@ -122,7 +187,7 @@ int ptb_page_report(FILE *out, struct ptb_runfile *const *runs, int n,
 		rc = ptb_table_print(out, runs, n, &t);
 	}
 	if (rc == 0)
-		plots(out, o);
+		plots(out, runs, n, o);
 	ptb_page_close(out);
 	free(names);
 	return rc;
