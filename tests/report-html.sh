@@ -5,8 +5,10 @@
 # tests/data/report-page.html with the plots left out (so that the golden
 # does not depend on gnuplot); the page parses cleanly as HTML and as XML
 # (xmllint; so does the page of `table --format html`), holds no script and
-# fetches nothing, and escapes what a result file says; `report --all-rows`
-# on the command line; bad input.
+# fetches nothing, and escapes what a result file says; without gnuplot the
+# page says so in one line; with it, each kind the files have data for is
+# an inline SVG with ids of its own; `report --all-rows` on the command
+# line; bad input.
 #
 # After an intended change of the page, regenerate the golden file with
 #     PTB_REGEN=1 make check TESTS=tests/report-html.sh
@@ -64,6 +66,51 @@ if command -v xmllint >/dev/null 2>&1; then
 	done
 else
 	ok "# SKIP xmllint not found (Debian: libxml2-utils)"
+fi
+
+# Without gnuplot on PATH the page is the same but for one visible line
+# where the plots go, and the command succeeds.
+nogp=$work/empty-path
+mkdir "$nogp"
+env PATH="$nogp" "$PTBENCH" report --format html $T/run-golden-v2.json $P/sun-e4000-ultrasparc.json \
+	>"$work/nogp.html" 2>"$work/err"
+check "no gnuplot: the page is made (exit 0, nothing on stderr)" test $? = 0 -a ! -s "$work/err"
+diff $T/report-page.html "$work/nogp.html" >"$work/diff"
+check "no gnuplot: one line differs from the page without plots, and says plots need gnuplot" \
+	sh -c "test \"\$(grep -c '^[<>]' '$work/diff')\" = 2 && grep -q '^> <p class=\"missing\">Plots need gnuplot, which was not found on PATH' '$work/diff'"
+
+# With gnuplot: every kind the files have data for, as inline SVG whose ids
+# stay apart; a kind without data is left out.
+ext=$T/plot-ext.json
+if command -v gnuplot >/dev/null 2>&1; then
+	"$PTBENCH" report --format html "$ext" $T/run-golden-v2.json >"$work/plots.html" 2>"$work/err"
+	check "with gnuplot: the page with plots is made" test $? = 0 -a ! -s "$work/err"
+	kinds=$(grep -o '<div class="plot" id="plot-[a-z0-9]*">' "$work/plots.html" | sed 's/.*plot-//; s/">//' | tr '\n' ' ')
+	check "with gnuplot: one figure per kind, in order (got: $kinds)" test "$kinds" = "table trials c2c cache scaling "
+	check "with gnuplot: one inline <svg> per figure, no XML declaration inside" \
+		sh -c "test \"\$(grep -c '<svg' '$work/plots.html')\" = 5 && ! grep -q '<?xml' '$work/plots.html'"
+	dups=$(grep -o -e " id='[^']*'" -e ' id="[^"]*"' "$work/plots.html" | sort | uniq -d | head -3 | tr '\n' ' ')
+	check "with gnuplot: no id twice in the page${dups:+ ($dups)}" test -z "$dups"
+	check "with gnuplot: references only inside the page (#...), nothing fetched" \
+		sh -c "! grep -o -e \"href=['\\\"][^'\\\"]*\" -e 'url([^)]*)' -e ' src=' '$work/plots.html' | grep -v -e \"href=['\\\"]#\" -e 'url(#'"
+	"$PTBENCH" report --format html $T/run-golden-v2.json >"$work/v2.html" 2>"$work/err"
+	kinds=$(grep -o '<div class="plot" id="plot-[a-z0-9]*">' "$work/v2.html" | sed 's/.*plot-//; s/">//' | tr '\n' ' ')
+	check "with gnuplot: kinds without data are left out (got: $kinds)" test "$kinds" = "table trials "
+	if command -v xmllint >/dev/null 2>&1; then
+		xmllint --noout "$work/plots.html" >"$work/x" 2>&1
+		check "with gnuplot: the page with its SVG is well-formed XML" test $? = 0 -a ! -s "$work/x"
+		sed 's/^/# /' "$work/x" | head -10
+		# libxml2's HTML parser knows HTML 4 only: an SVG element is an
+		# unknown tag to it, and only that may be said.
+		xmllint --html --noout "$work/plots.html" 2>&1 | grep -E '(parser|validity|namespace) (error|warning)' |
+			grep -v -E 'HTML parser error : Tag (svg|g|path|polygon|polyline|line|rect|circle|ellipse|text|tspan|use|defs|desc|title|filter|fecomposite|feflood|image|clippath|lineargradient|stop) invalid' >"$work/x"
+		check "with gnuplot: xmllint --html finds nothing but SVG's tags" test ! -s "$work/x"
+		sed 's/^/# /' "$work/x" | head -10
+	else
+		ok "# SKIP xmllint not found (Debian: libxml2-utils)"
+	fi
+else
+	ok "# SKIP gnuplot not found: the page with plots is not checked"
 fi
 
 # The run's own table from the command line, with and without all rows.
