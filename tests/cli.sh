@@ -47,12 +47,12 @@ bad_input "list with an argument"        list extra
 bad_input "malformed numeric variable"   run -b mutex.lock -p mutexes=12abc
 bad_input "numeric variable out of range" run -b mutex.lock -p mutexes=0
 
-# Every long option of `run --help`, `ab --help` and `compare --help`, and
+# Every long option of the --help of run, ab, compare, report, table and plot, and
 # every command of `--help`, is in the manual page (--help, which every
 # command has, aside); and every option the manual names is one of theirs.
 man="$top_srcdir/man/ptbench.1"
 : >all-help.txt
-for cmd in run ab compare plot; do
+for cmd in run ab compare report table plot; do
 	"$PTBENCH" $cmd --help >help.txt
 	cat help.txt >>all-help.txt
 	missing=""
@@ -66,11 +66,11 @@ for opt in $(grep -o -- '\\-\\-[a-z][a-z\\-]*' "$man" | sed 's/\\//g' | sort -u)
 	case $opt in --stat|--json|--help|--version) continue ;; esac
 	grep -q -- "$opt" all-help.txt || missing="$missing $opt"
 done
-check "manual's options are all in run, ab, compare or plot --help${missing:+ (missing:$missing)}" test -z "$missing"
+check "manual's options are all in a command's --help${missing:+ (missing:$missing)}" test -z "$missing"
 rm -f all-help.txt
 "$PTBENCH" --help >help.txt
 missing=""
-for cmd in run list info report table compare ab; do
+for cmd in run list info report table plot compare ab; do
 	grep -q "^  $cmd " help.txt || missing="$missing $cmd"
 	grep -q "^\.B $cmd\$" "$man" || missing="$missing man:$cmd"
 done

@@ -3,7 +3,9 @@
 # `ptbench table`: golden Markdown, CSV and HTML output for fixed result files
 # (tests/data/tools-table-*.json: N/A cells, an unstable value, rows missing
 # on some machines, LogP records with and without figures, three runs of one
-# host told apart by date and time) next to a 1999 machine; and the paper's Table 1 as data: every
+# host told apart by date and time) next to a 1999 machine; points N/A at a
+# placement their machine lacks folded into one footnote per machine, or
+# kept as rows with --all-rows; and the paper's Table 1 as data: every
 # transcribed figure is where the paper has it and equals its published text.
 . "$top_srcdir/tests/tap.sh"
 
@@ -25,6 +27,21 @@ golden() {
 golden tools-table.md $T/tools-table-a.json $T/tools-table-b.json $T/tools-table-c.json $P/sun-e4000-ultrasparc.json
 golden tools-table.csv --format csv $T/tools-table-a.json $T/tools-table-b.json
 golden tools-table.html --format html --stat median $T/tools-table-b.json $P/sun-e4000-ultrasparc.json
+golden tools-table-absent.md $T/run-golden.json $T/tools-table-a.json
+golden tools-table-all-rows.md --all-rows $T/run-golden.json $T/tools-table-a.json
+
+# run-golden.json has one package and one NUMA node; tools-table-a.json's
+# cross_numa point is N/A for another reason (its topology has two nodes).
+ab="$T/tools-table-absent.md"
+check "a machine's absent placements are one footnote" \
+	grep -qx '\[1\] golden-host (Example 3000): not on this machine: cross_package, cross_numa (1 package, 1 NUMA node)' "$ab"
+check "rows with only absent points are left out (ping-pong, LogP)" \
+	sh -c "! grep -q '^|.*(cross_package) *|' '$ab' && grep -q '^|.*(cross_package) *|' '$T/tools-table-all-rows.md'"
+check "an absent point in a row kept for another machine points at its machine's note" \
+	grep -q '| Different CPUs (cross_numa) *| *N/A \[1\] | *N/A \[4\] |' "$ab"
+check "a point N/A for another reason keeps its row and reason" grep -q 'Detached, process scope *| *N/A \[2\] |' "$ab"
+check "--all-rows keeps a row per absent point with its reason" \
+	sh -c "grep -q 'Different CPUs (cross_package) *| *N/A \\[3\\] |' '$T/tools-table-all-rows.md' && grep -qx '\\[3\\] needs 2 packages; this machine has 1' '$T/tools-table-all-rows.md' && ! grep -q 'not on this machine' '$T/tools-table-all-rows.md'"
 
 md="$T/tools-table.md"
 check "one host, three runs: the columns are told apart" \

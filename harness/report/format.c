@@ -98,14 +98,18 @@ void ptb_csv_field(FILE *out, const char *text)
 
 void ptb_html_text(FILE *out, const char *s)
 {
-	for (; *s; s++)
-		switch (*s) {
+	/* A control character is no character of an XML document, not even
+	 * as a reference: it goes as \xNN, as on a terminal. */
+	char *text = ptb_printable(s);
+	for (const char *c = text ? text : s; *c; c++)
+		switch (*c) {
 		case '&': fputs("&amp;", out); break;
 		case '<': fputs("&lt;", out); break;
 		case '>': fputs("&gt;", out); break;
 		case '"': fputs("&quot;", out); break;
-		default: fputc(*s, out);
+		default: fputc(*c, out);
 		}
+	free(text);
 }
 
 int ptb_footnote(struct ptb_footnotes *f, const char *text)

@@ -29,7 +29,8 @@ void ptb_fmt_join(char *buf, size_t len, const json_t *array, const char *sep);
 /* One CSV field, quoted when it holds a comma or a quote; control
  * characters (line breaks too) escaped as ptb_printable does. */
 void ptb_csv_field(FILE *out, const char *s);
-/* Text with &, <, > and " escaped for HTML. */
+/* Text with &, <, > and " escaped for HTML and XML, and control characters
+ * written as ptb_printable does. */
 void ptb_html_text(FILE *out, const char *s);
 
 /*

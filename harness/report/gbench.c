@@ -201,8 +201,10 @@ static int family_of(struct families *f, const char *bench)
 	return f->n++;
 }
 
-void ptb_report_gbench(FILE *out, const struct ptb_runfile *run)
+void ptb_report_gbench(FILE *out, const struct ptb_runfile *run,
+		       const struct ptb_report_opts *o)
 {
+	(void)o;   /* every record, whatever the options */
 	size_t n = run->n;
 	struct families f = { json_object(), calloc(n + 1, sizeof *f.instances), 0 };
 	json_t *doc = json_object(), *list = json_array();

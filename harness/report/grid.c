@@ -226,7 +226,7 @@ static void print_html(FILE *out, const struct ptb_grid *g)
 		fputs(r == 0 ? "<thead><tr>" : "<tr>", out);
 		for (int c = 0; c < g->ncols; c++) {
 			char *buf = printed_cell(g, r, c);
-			fprintf(out, "<%s%s>", tag, c < g->left ? "" : " style=\"text-align:right\"");
+			fprintf(out, "<%s%s>", tag, c < g->left ? "" : " class=\"num\"");
 			ptb_html_text(out, buf ? buf : "?");
 			fprintf(out, "</%s>", tag);
 			free(buf);

@@ -13,7 +13,7 @@
 /* One reporter per format; the order is enum ptb_format's. */
 static const struct {
 	const char *name;
-	void (*print)(FILE *out, const struct ptb_runfile *run);
+	void (*print)(FILE *out, const struct ptb_runfile *run, const struct ptb_report_opts *o);
 } formats[PTB_FMT_COUNT] = {
 	/* name       print */
 	{ "table",    ptb_report_table },
@@ -37,13 +37,19 @@ const char *ptb_format_name(enum ptb_format f)
 
 int ptb_report(FILE *out, const struct ptb_runfile *run, enum ptb_format f)
 {
+	return ptb_report_with(out, run, f, &(struct ptb_report_opts){ 0 });
+}
+
+int ptb_report_with(FILE *out, const struct ptb_runfile *run, enum ptb_format f,
+		    const struct ptb_report_opts *o)
+{
 	if ((unsigned)f >= PTB_FMT_COUNT)
 		return -1;
 	/* A decimal comma would break CSV and JSON: print in the C locale
 	 * whatever the program set for its messages. */
 	locale_t c = newlocale(LC_NUMERIC_MASK, "C", (locale_t)0);
 	locale_t old = c ? uselocale(c) : (locale_t)0;
-	formats[f].print(out, run);
+	formats[f].print(out, run, o);
 	if (c) {
 		uselocale(old);
 		freelocale(c);

@@ -8,6 +8,8 @@
  * numbered footnote: why a cell is N/A, why a value is marked unstable
  * ("*"), how a row differs from the paper's test, the figures a benchmark
  * noted beside its result and the points a LogP parameter came from.
+ * Points N/A at a placement the machine lacks (report/absent.h) are one
+ * line under the table, not rows, unless all rows are asked for.
  */
 #include <config.h>
 
@@ -19,6 +21,7 @@
 #include "record/logp.h"
 #include "record/matrix.h"
 #include "record/model.h"
+#include "report/absent.h"
 #include "report/format.h"
 #include "report/grid.h"
 #include "report/levels.h"
@@ -50,8 +53,11 @@ static int by_row(const void *a, const void *b)
 	return c ? c : x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* The measured records (derived = false) or the derived ones, in table order. */
-static struct line *collect(const struct ptb_runfile *run, bool derived, int *count)
+/* The measured records (derived = false) or the derived ones, in table
+ * order; those at a placement the machine lacks only add it to *absent,
+ * unless all rows are wanted. */
+static struct line *collect(const struct ptb_runfile *run, bool derived, bool all_rows,
+			    unsigned *absent, int *count)
 {
 	size_t n = 0;
 	struct line *l = calloc(run->n + 1, sizeof *l);
@@ -59,8 +65,13 @@ static struct line *collect(const struct ptb_runfile *run, bool derived, int *co
 		return NULL;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ptb_record *r = &run->rec[i];
+		int p = all_rows ? -1 : ptb_absent_placement(run, r);
 		if (r->is_derived != derived || (derived && !ptb_logp_mechanism_of(r->bench)))
 			continue;   /* other derived records have their own section */
+		if (p >= 0) {
+			*absent |= 1u << p;
+			continue;
+		}
 		l[n].run = run;
 		l[n].rec = r;
 		l[n].index = i;
@@ -284,18 +295,30 @@ static void warnings(FILE *out, const json_t *ctx)
 			line(out, "  ", json_string_value(v), "\n");
 }
 
-void ptb_report_table(FILE *out, const struct ptb_runfile *run)
+/* "Not on this machine: smt, cross_numa (1 PU per core, 1 NUMA node)" */
+static void absent_line(FILE *out, unsigned absent)
+{
+	char text[256];
+	ptb_absent_text(text, sizeof text, absent);
+	if (*text)
+		fprintf(out, "\nNot on this machine: %s\n", text);
+}
+
+void ptb_report_table(FILE *out, const struct ptb_runfile *run, const struct ptb_report_opts *o)
 {
 	const char *main_heads[] = { "Test", run->host ?: "value" };
 	const char *logp_heads[1 + NLOGP] = { "" };
 	struct ptb_footnotes fn = { 0 };
+	unsigned absent = 0;
 	int n, nlogp;
-	struct line *rows = collect(run, false, &n), *logp = collect(run, true, &nlogp);
+	struct line *rows = collect(run, false, o->all_rows, &absent, &n);
+	struct line *logp = collect(run, true, o->all_rows, &absent, &nlogp);
 	for (int c = 0; c < NLOGP; c++)
 		logp_heads[1 + c] = ptb_logp_fields[c].head;
 	header(out, run);
 	if (rows && logp) {
 		section(out, rows, n, 1, main_heads, point_cells, &fn);
+		absent_line(out, absent);
 		if (nlogp) {
 			fprintf(out, "\nLogP parameters in µs (L = RTT/2 - o_s - o_r; "
 				"g the gap between sends)\n");

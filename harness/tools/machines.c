@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What each machine of `ptbench table` was -- CPU, hypervisor, topology,
- * OS, C library, compiler, date, file, source, warnings -- one row per
+ * OS, C library, compiler, clock, date, file, source, warnings -- one row per
  * fact that some machine has, and the names of the table's columns.
  */
 #include <config.h>
@@ -128,6 +128,30 @@ static void libc_text(const json_t *ctx, char *buf, size_t len)
 	snprintf(buf, len, "%s%s%s", l ? l : "", l && p ? " / " : "", p ? p : "");
 }
 
+/* "tsc (rdtscp;lfence), invariant; overhead 12.5 ns, resolution 0.5 ns",
+ * with why the hardware counter was refused when it was. */
+static void clock_text(const json_t *ctx, char *buf, size_t len)
+{
+	const json_t *clk = json_object_get(ctx, "clock");
+	const char *src = ptb_jstr(clk, "source"), *read = ptb_jstr(clk, "read");
+	const char *refused = ptb_jstr(clk, "refused");
+	double over = ptb_jnum(clk, "overhead_ns"), res = ptb_jnum(clk, "resolution_ns");
+	buf[0] = 0;
+	if (!src)
+		return;
+	ptb_appendf(buf, len, "%s", src);
+	if (read)
+		ptb_appendf(buf, len, " (%s)", read);
+	if (json_is_true(json_object_get(clk, "invariant")))
+		ptb_appendf(buf, len, ", invariant");
+	if (isfinite(over))
+		ptb_appendf(buf, len, "; overhead %g ns", over);
+	if (isfinite(res))
+		ptb_appendf(buf, len, ", resolution %g ns", res);
+	if (refused && *refused)
+		ptb_appendf(buf, len, "; hardware counter refused: %s", refused);
+}
+
 static void machine_field(const struct ptb_runfile *run, int field, char *buf, size_t len)
 {
 	const json_t *ctx = run->context;
@@ -140,18 +164,19 @@ static void machine_field(const struct ptb_runfile *run, int field, char *buf, s
 	case 3: os_text(ctx, buf, len); return;
 	case 4: libc_text(ctx, buf, len); return;
 	case 5: s = ptb_jstr(ctx, "compiler"); break;
-	case 6: s = ptb_jstr(ctx, "date"); break;
-	case 7: s = run->path; break;
-	case 8: s = ptb_jstr(run->doc, "source"); break;
-	case 9: s = ptb_jstr(ctx, "note"); break;
-	case 10: ptb_fmt_join(buf, len, json_object_get(ctx, "warnings"), "; "); return;
+	case 6: clock_text(ctx, buf, len); return;
+	case 7: s = ptb_jstr(ctx, "date"); break;
+	case 8: s = run->path; break;
+	case 9: s = ptb_jstr(run->doc, "source"); break;
+	case 10: s = ptb_jstr(ctx, "note"); break;
+	case 11: ptb_fmt_join(buf, len, json_object_get(ctx, "warnings"), "; "); return;
 	}
 	snprintf(buf, len, "%s", s ? s : "");
 }
 
 /* The rows of the machine block, in machine_field's order. */
 static const char *const machine_rows[] = {
-	"CPU", "Hypervisor", "Topology", "OS", "libc / threads", "Compiler",
+	"CPU", "Hypervisor", "Topology", "OS", "libc / threads", "Compiler", "Clock",
 	"Date", "File", "Source", "Note", "Warnings",
 };
 #define NMACHINE (int)(sizeof machine_rows / sizeof machine_rows[0])

@@ -8,10 +8,12 @@
  * order; a derived LogP record becomes five rows, o_s, o_r, RTT, L and g,
  * under a group naming the mechanism and placement, each value footnoted
  * with the points it was derived from (a placement no machine has figures
- * for folds into one N/A row).  Columns keep the order of the files on the
- * command line.  The table is built as a grid of strings and printed by
- * report/grid.c as Markdown, CSV or HTML, so the three formats cannot
- * disagree.  Figures transcribed from a paper carry the text they were
+ * for folds into one N/A row).  A point N/A at a placement its machine
+ * lacks (report/absent.h) points at one footnote per machine naming them
+ * all, and a row of nothing else is left out.  Columns keep the order of
+ * the files on the command line.  The table is built as a grid of strings
+ * and printed by report/grid.c as Markdown, CSV or HTML, so the three
+ * formats cannot disagree.  Figures transcribed from a paper carry the text they were
  * published as ("published": "211.0") and notes on how they map onto our
  * rows ("footnotes": [...]); the table prints the published digits rather
  * than rounding the value again.
@@ -25,26 +27,13 @@
 
 #include "record/logp.h"
 #include "record/matrix.h"
+#include "report/absent.h"
 #include "report/format.h"
 #include "report/grid.h"
 #include "report/rows.h"
-#include "stats/stats.h"
 #include "text/text.h"
+#include "tools/page.h"
 #include "tools/table.h"
-
-/* The statistic a cell shows, with the words the caption uses. */
-static const struct {
-	const char *name;
-	const char *words;
-	const char *instead;    /* the footnote when only the mean is recorded */
-} stats[PTB_STAT_COUNT] = {
-	/* name       words                                                  instead */
-	[PTB_STAT_MEAN]   = { "mean",   "the mean of each point's timings, as in the paper", NULL },
-	[PTB_STAT_MEDIAN] = { "median", "the median of each point's timings",
-			      "only the mean is recorded: shown instead of the median" },
-	[PTB_STAT_MIN]    = { "min",    "the fastest of each point's timings",
-			      "only the mean is recorded: shown instead of the minimum" },
-};
 
 static const char *const format_names[PTB_TABLE_FORMATS] = { "md", "csv", "html" };
 
@@ -64,8 +53,11 @@ struct row {
 struct table {
 	int ncols, nrows, cap;
 	enum ptb_table_stat stat;
+	bool all_rows;
 	struct ptb_runfile *const *runs;
 	char (*names)[192];
+	unsigned *absent;          /* per column: the placements its machine lacks (bits) */
+	char (*absent_note)[384];  /* per column: the footnote naming them, or "" */
 	struct row *row;
 	json_t *index;             /* row identity -> index into row */
 	struct ptb_footnotes notes;
@@ -76,14 +68,6 @@ int ptb_table_format_from_name(const char *name)
 {
 	for (int i = 0; name && i < PTB_TABLE_FORMATS; i++)
 		if (!strcmp(name, format_names[i]))
-			return i;
-	return -1;
-}
-
-int ptb_table_stat_from_name(const char *name)
-{
-	for (int i = 0; name && i < PTB_STAT_COUNT; i++)
-		if (!strcmp(name, stats[i].name))
 			return i;
 	return -1;
 }
@@ -158,12 +142,20 @@ static int place_in_row(struct table *t, int c, struct row *key, const struct pt
 	return 0;
 }
 
+/* Is the record N/A at a placement its machine lacks, and so folded? */
+static bool folded(const struct table *t, int c, const struct ptb_record *rec)
+{
+	return !t->all_rows && ptb_absent_placement(t->runs[c], rec) >= 0;
+}
+
 /* Put a record into its row(s). */
 static int place_record(struct table *t, int c, const struct ptb_record *rec)
 {
 	struct ptb_row pr;
 	struct row key = { 0 };
 	bool logp = rec->is_derived;
+	if (folded(t, c, rec))
+		t->absent[c] |= 1u << ptb_absent_placement(t->runs[c], rec);
 	if (logp && !ptb_logp_mechanism_of(rec->bench))
 		return 0;   /* the cache levels are one machine's detail, not a row */
 	if (ptb_matrix_is(rec))
@@ -225,47 +217,11 @@ static void value_text(const struct table *t, const struct ptb_record *rec, doub
 		ptb_fmt_us(buf, len, ns);
 }
 
-/* A point made of trials: the median over its trials of each trial's
- * statistic (for the mean, the point's value). */
-static double trials_figure(const struct table *t, const struct ptb_record *rec)
-{
-	const json_t *trials = json_object_get(rec->json, "trials"), *tr;
-	double *x, v = NAN;
-	size_t i;
-	int n = 0;
-	if (t->stat == PTB_STAT_MEAN)
-		return rec->value;
-	if (!(x = malloc((json_array_size(trials) + 1) * sizeof *x)))
-		return NAN;
-	json_array_foreach(trials, i, tr)
-		if (json_is_number(json_object_get(tr, stats[t->stat].name)))
-			x[n++] = ptb_jnum(tr, stats[t->stat].name);
-	if (n)
-		v = ptb_median_inplace(x, n);
-	free(x);
-	return v;
-}
-
-/* The figure of a record for the chosen statistic, or the mean with a
- * footnote when the record has only the mean (the paper's figures). */
-static double figure(const struct table *t, const struct ptb_record *rec, const char **note)
-{
-	*note = NULL;
-	if (rec->samples_are_trials)
-		return trials_figure(t, rec);
-	double v = ptb_jnum(rec->json, stats[t->stat].name);
-	if (isnan(v) && !isnan(ptb_jnum(rec->json, "mean"))) {
-		*note = stats[t->stat].instead;
-		v = ptb_jnum(rec->json, "mean");
-	}
-	return v;
-}
-
 static void value_cell(struct table *t, const struct row *r, const struct ptb_record *rec,
 		       const char **note, char *buf, size_t len)
 {
 	double v = r->sub ? ptb_jnum(rec->json, ptb_logp_fields[r->sub - 1].key)
-			  : figure(t, rec, note);
+			  : ptb_table_figure(t->stat, rec, note);
 	double hw = ptb_jnum(rec->json, "ci_halfwidth_pct");
 	if (isnan(v))   /* a LogP parameter whose input is missing */
 		snprintf(buf, len, "%s", r->sub ? "N/A" : "?");
@@ -288,6 +244,12 @@ static void table_cell(struct table *t, const struct row *r, int c, char *buf, s
 	size_t i;
 	if (!rec) {
 		snprintf(buf, len, "-");
+		return;
+	}
+	if (folded(t, c, rec)) {
+		snprintf(buf, len, "N/A");
+		cell_mark(t, &m, t->absent_note[c]);
+		append_marks(&m, buf, len);
 		return;
 	}
 	if (rec->has_value)
@@ -328,6 +290,39 @@ static void fold_empty_logp(struct table *t)
 				    ptb_logp_fields[f].head);
 		for (int k = i + 1; k < i + NLOGP; k++)
 			t->row[k].hidden = true;
+	}
+}
+
+/* A row whose every point is folded or missing says nothing the
+ * machines' footnotes do not. */
+static void hide_folded(struct table *t)
+{
+	for (int i = 0; i < t->nrows; i++) {
+		bool any = false, all = true;
+		for (int c = 0; c < t->ncols; c++) {
+			const struct ptb_record *rec = t->row[i].rec[c];
+			bool f = rec && folded(t, c, rec);
+			any |= f;
+			all &= !rec || f;
+		}
+		t->row[i].hidden |= any && all;
+	}
+}
+
+/* One footnote per machine that lacks placements, numbered before the
+ * cells' so that it is there even when no row is left to point at it:
+ * "vm (AMD EPYC): not on this machine: smt, cross_numa (...)". */
+static void absent_notes(struct table *t)
+{
+	char text[256];
+	for (int c = 0; c < t->ncols; c++) {
+		ptb_absent_text(text, sizeof text, t->absent[c]);
+		t->absent_note[c][0] = 0;
+		if (!*text)
+			continue;
+		ptb_textf(t->absent_note[c], sizeof t->absent_note[c],
+			  "%s: not on this machine: %s", t->names[c], text);
+		ptb_footnote(&t->notes, t->absent_note[c]);
 	}
 }
 
@@ -398,29 +393,32 @@ static void print_md_machines(FILE *out, const struct ptb_grid *m)
 	}
 }
 
-static void print_html_page(FILE *out, const struct table *t, const char *caption,
-			    const struct ptb_grid *g, const struct ptb_grid *m)
+/* The caption, the table and its notes; as a whole page (tools/page.h),
+ * the machines under them. */
+static void print_html(FILE *out, const struct table *t, const char *caption,
+		       const struct ptb_grid *g, const struct ptb_grid *m, bool fragment)
 {
-	fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\">"
-	      "<title>ptbench table</title></head>\n<body>\n<p>", out);
-	ptb_html_text(out, caption);
-	fputs("</p>\n", out);
-	ptb_grid_print(out, g, PTB_GRID_HTML, NULL, 0);
-	if (t->any_unstable) {
-		fputs("<p>", out);
-		ptb_html_text(out, unstable_legend);
-		fputs("</p>\n", out);
-	}
+	if (!fragment)
+		ptb_page_open(out, "ptbench table");
+	ptb_page_para(out, "caption", caption);
+	ptb_page_grid(out, g);
+	fputs("<div class=\"notes\">\n", out);
+	if (t->any_unstable)
+		ptb_page_para(out, NULL, unstable_legend);
 	for (int i = 0; i < t->notes.n; i++) {
 		fprintf(out, "<p>[%d] ", i + 1);
 		ptb_html_text(out, t->notes.text[i]);
 		fputs("</p>\n", out);
 	}
-	ptb_grid_print(out, m, PTB_GRID_HTML, NULL, 0);
-	fputs("</body></html>\n", out);
+	fputs("</div>\n", out);
+	if (fragment)
+		return;
+	fputs("<h2 id=\"machines\">Machines</h2>\n", out);
+	ptb_page_grid(out, m);
+	ptb_page_close(out);
 }
 
-static int print_table(FILE *out, struct table *t, enum ptb_table_format f)
+static int print_table(FILE *out, struct table *t, const struct ptb_table_opts *o)
 {
 	struct ptb_grid g = { 0 }, m = { 0 }, n = { 0 };
 	char caption[320];
@@ -429,13 +427,14 @@ static int print_table(FILE *out, struct table *t, enum ptb_table_format f)
 	for (int c = 0; c < t->ncols; c++)
 		trials |= t->runs[c]->version > 1;
 	snprintf(caption, sizeof caption, "Values in µs per operation: %s%s%s.",
-		 stats[t->stat].words, trials ? "; for runs made of trials (ptbench/2), the median "
+		 ptb_table_stat_words(t->stat), trials ? "; for runs made of trials (ptbench/2), the median "
 		 "over independent trials of that figure" : "", trials && t->stat == PTB_STAT_MEAN ?
 		 ", \u00b1 the half-width of its 95 % CI" : "");
+	absent_notes(t);
 	if (build_grid(t, &g) || ptb_machines_grid(&m, t->runs, t->ncols, t->names) ||
 	    build_notes(t, &n))
 		goto out;
-	switch (f) {
+	switch (o->format) {
 	case PTB_TABLE_MD:
 		fprintf(out, "%s\n\n", caption);
 		ptb_grid_print(out, &g, PTB_GRID_MD, NULL, 0);
@@ -451,7 +450,7 @@ static int print_table(FILE *out, struct table *t, enum ptb_table_format f)
 		ptb_grid_print(out, &n, PTB_GRID_CSV, "footnote", g.ncols);
 		break;
 	default:
-		print_html_page(out, t, caption, &g, &m);
+		print_html(out, t, caption, &g, &m, o->fragment);
 		break;
 	}
 	rc = 0;
@@ -463,12 +462,15 @@ out:
 }
 
 int ptb_table_print(FILE *out, struct ptb_runfile *const *runs, int n,
-		    enum ptb_table_format f, enum ptb_table_stat stat)
+		    const struct ptb_table_opts *o)
 {
-	struct table t = { .ncols = n, .stat = stat, .runs = runs, .index = json_object() };
+	struct table t = { .ncols = n, .stat = o->stat, .all_rows = o->all_rows, .runs = runs,
+			   .index = json_object() };
 	int rc = t.index ? 0 : -1;
 	t.names = calloc((size_t)n + 1, sizeof *t.names);
-	rc |= t.names ? 0 : -1;
+	t.absent = calloc((size_t)n + 1, sizeof *t.absent);
+	t.absent_note = calloc((size_t)n + 1, sizeof *t.absent_note);
+	rc |= t.names && t.absent && t.absent_note ? 0 : -1;
 	for (int c = 0; !rc && c < n; c++)
 		for (size_t i = 0; !rc && i < runs[c]->n; i++)
 			rc = place_record(&t, c, &runs[c]->rec[i]);
@@ -476,13 +478,16 @@ int ptb_table_print(FILE *out, struct ptb_runfile *const *runs, int n,
 		ptb_machines_names(runs, n, t.names);
 		if (t.nrows)    /* no rows: t.row is NULL, which qsort may not get */
 			qsort(t.row, (size_t)t.nrows, sizeof *t.row, row_cmp);
+		hide_folded(&t);
 		fold_empty_logp(&t);
-		rc = print_table(out, &t, f);
+		rc = print_table(out, &t, o);
 	}
 	for (int i = 0; i < t.nrows; i++)
 		free(t.row[i].rec);
 	free(t.row);
 	free(t.names);
+	free(t.absent);
+	free(t.absent_note);
 	json_decref(t.index);
 	ptb_footnotes_free(&t.notes);
 	return rc;
