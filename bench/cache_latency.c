@@ -112,6 +112,7 @@ const struct ptb_bench ptb_bench_cache_latency = {
 	.setup = latency_setup,
 	.run = latency_run,
 	.teardown = latency_teardown,
+	.time_weight = 0.4,            /* a point of a curve (ptbench.h) */
 	.plausible_ns = { 0.1, 5000 },   /* an L1 hit at 10 GHz .. a remote page walk */
 	.section = PTB_SECTION_EXTRA,
 	.rows = latency_rows,

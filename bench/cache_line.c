@@ -117,6 +117,7 @@ const struct ptb_bench ptb_bench_cache_line = {
 	.setup = line_setup,
 	.run = line_run,
 	.teardown = line_teardown,
+	.time_weight = 0.4,            /* a point of a curve (ptbench.h) */
 	.plausible_ns = { 0.1, 5000 },
 	.section = PTB_SECTION_EXTRA,
 	.rows = line_rows,

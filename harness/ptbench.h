@@ -163,6 +163,10 @@ struct ptb_bench {
 	void (*check)(struct ptb_point *p, uint64_t n);
 	void (*teardown)(struct ptb_point *p);
 	double target_s;           /* minimum length of one timing; 0 = default */
+	/* A point's share of the run's time budget, relative to a figure of
+	 * the table; 0 = 1.  The many points of a curve, whose steps are tens
+	 * of percent, need less each. */
+	double time_weight;
 	/* Generous physical-plausibility bounds of one unit, in ns, for the
 	 * smoke test: they catch a broken benchmark (a lock that takes 0 ns or
 	 * a second), never a slow machine. */

@@ -79,6 +79,14 @@ static void drift(void)
 	tap_near(s.ci_hi, 100 + hypot(1, 1.96), 1e-9, "widened high end");
 	tap_ok(s.trials_lo == 99 && s.trials_hi == 101, "the trials' own interval is kept");
 	tap_near(s.halfwidth_pct, hypot(1, 1.96), 1e-9, "half-width from the widened interval");
+
+	/* The trials alone give +-1 %; the drift's margin is 1.96 drift. */
+	tap_ok(ptb_trials_drift_bound(&s, 1.5), "drift margin 1.96 %% >= 1.5 %% target, trials 1 %%: "
+	       "more trials cannot help");
+	tap_ok(!ptb_trials_drift_bound(&s, 0.5), "trials at 1 %% > 0.5 %% target: more trials help");
+	tap_ok(!ptb_trials_drift_bound(&s, 2.0), "drift margin 1.96 %% < 2 %% target: reachable");
+	ptb_trials_summarize(six, 6, &s);
+	tap_ok(!ptb_trials_drift_bound(&s, 0.5), "no drift: never bound by it");
 }
 
 /* ---- the engine with a scripted clock ----------------------------------- */

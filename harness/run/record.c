@@ -187,6 +187,7 @@ static void unstable_reason(char *buf, size_t len, const struct ptb_trials_summa
 {
 	static const struct { const char *stop, *why; } whys[] = {
 		{ "budget",     "its share of the time was spent" },
+		{ "drift",      "the run's drift alone exceeded it and the trials alone met it" },
 		{ "trials",     "--trials was reached" },
 		{ "max_trials", "the most trials a point gets were run" },
 	};

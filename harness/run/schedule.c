@@ -89,14 +89,18 @@ static void collect(struct sched *s)
 }
 
 /* The run's time budget: as given, or a share per point known so far
- * that can be measured here (na and failed points give theirs up). */
+ * that can be measured here (na and failed points give theirs up),
+ * weighted by its benchmark's time_weight. */
 static double budget_s(const struct sched *s)
 {
 	const struct ptb_run_opts *o = s->rs->o;
-	int measurable = 0;
-	for (int i = 0; i < s->npts; i++)
-		measurable += s->pts[i].fail_status == PTB_OK;
-	return o->run_budget_s > 0 ? o->run_budget_s : o->point_budget_s * measurable;
+	double shares = 0;
+	for (int i = 0; i < s->npts; i++) {
+		double w = s->jobs[s->pts[i].job].b->time_weight;
+		if (s->pts[i].fail_status == PTB_OK)
+			shares += w > 0 ? w : 1;
+	}
+	return o->run_budget_s > 0 ? o->run_budget_s : o->point_budget_s * shares;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -112,17 +116,22 @@ static double median_of(double *x, int n)
 }
 
 /* The machine factor of one round: the median over the points measured in
- * it of log(trial / the point's median so far); false with fewer than 3. */
+ * it of log(trial / the point's median so far); false with fewer than 3,
+ * or fewer than half the points measured so far: the last rounds of a run
+ * hold only the points that would not settle, whose own scatter is not
+ * the machine's. */
 static bool round_factor(const struct sched *s, int round, const double *medians,
 			 double *work, double *factor)
 {
-	int k = 0;
-	for (int i = 0; i < s->npts; i++)
+	int k = 0, measured = 0;
+	for (int i = 0; i < s->npts; i++) {
+		measured += medians[i] > 0;
 		for (int j = 0; j < s->pts[i].n; j++)
 			if (s->pts[i].est_round[j] == round && medians[i] > 0 &&
 			    s->pts[i].est[j] > 0)
 				work[k++] = log(s->pts[i].est[j] / medians[i]);
-	if (k < 3)
+	}
+	if (k < 3 || 2 * k < measured)
 		return false;
 	*factor = median_of(work, k);
 	return true;
@@ -174,6 +183,11 @@ static const char *stop_reason(const struct sched *s, const struct tpoint *pt,
 	 * point takes its share of the time, and its interval spans them. */
 	if (sum->halfwidth_pct <= o->target_pct && sum->coverage >= 0.95 && sum->nmodes == 1)
 		return "ci";
+	/* The run's drift is in every interval and no trial of this point
+	 * narrows it: once it alone exceeds the target and the trials alone
+	 * meet it, more trials only spend the others' time. */
+	if (sum->coverage >= 0.95 && sum->nmodes == 1 && ptb_trials_drift_bound(sum, o->target_pct))
+		return "drift";
 	return budget_spent(s) ? "budget" : NULL;
 }
 

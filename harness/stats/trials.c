@@ -143,3 +143,11 @@ void ptb_trials_widen(struct ptb_trials_summary *s, double drift_pct)
 	if (s->value > 0)
 		s->halfwidth_pct = 100 * (s->ci_hi - s->ci_lo) / 2 / s->value;
 }
+
+bool ptb_trials_drift_bound(const struct ptb_trials_summary *s, double target_pct)
+{
+	if (!(s->n > 0) || !(s->value > 0))
+		return false;
+	double own = 100 * (s->trials_hi - s->trials_lo) / 2 / s->value;
+	return 1.96 * s->drift_pct >= target_pct && own <= target_pct;
+}

@@ -10,6 +10,8 @@
 #ifndef PTB_STATS_TRIALS_H
 #define PTB_STATS_TRIALS_H
 
+#include <stdbool.h>
+
 #define PTB_MAX_MODES 4
 
 struct ptb_mode {
@@ -50,6 +52,11 @@ double ptb_drift_pct(const double *factors, int n);
 /* Widen the CI by the drift, in quadrature with each side: a 95 % margin
  * of 1.96 drift_pct. */
 void ptb_trials_widen(struct ptb_trials_summary *s, double drift_pct);
+/* Whether more trials cannot bring a widened interval within target_pct:
+ * the drift's margin alone (1.96 drift_pct, the same for every point)
+ * reaches the target, while the trials' own interval is already within
+ * it.  Such a point has bought all the precision its trials can give. */
+bool ptb_trials_drift_bound(const struct ptb_trials_summary *s, double target_pct);
 
 /* Whether the estimates form clearly separated groups (modes): the sorted
  * values split where neighbours are at least 15 % apart and at least
