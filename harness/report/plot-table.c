@@ -3,7 +3,9 @@
  * `ptbench plot --kind table`: the paper's Table-1 rows (report/rows.c) as
  * grouped horizontal bars, one bar per run in every row, on a log scale of
  * µs, each with its 95 % CI as an error bar; a point the run has but could
- * not measure (na, failed) reads "N/A" where its bar would be.
+ * not measure (na, failed) reads "N/A" where its bar would be, unless the
+ * machine lacks its placement (report/absent.h): such a point is left out,
+ * and a row of nothing else with it, as the tables do.
  *
  * The data file has one block per run (y, value, CI low, CI high in µs),
  * then one block of the N/A places (y, run).  Row 0 is at the top.  A CI
@@ -16,6 +18,7 @@
 #include <stdlib.h>
 
 #include "ptbench.h"
+#include "report/absent.h"
 #include "report/plot-kinds.h"
 
 /* Of a row's height, what the bars take together; the rest separates rows. */
@@ -137,11 +140,33 @@ static void script(FILE *gp, const struct ptb_plot_ctx *c, const struct ptb_plot
 		"font ',8' notitle\n", c->kind, c->nruns, from);
 }
 
+/* Leave out the points at placements their machine lacks, and the rows
+ * left empty; the count of rows kept. */
+static int fold_absent(const struct ptb_plot_ctx *c, struct ptb_plot_row *rows, int n)
+{
+	int kept = 0;
+	for (int r = 0; r < n; r++) {
+		bool any = false;
+		for (size_t i = 0; i < c->nruns; i++) {
+			if (rows[r].rec[i] && ptb_absent_placement(c->runs[i], rows[r].rec[i]) >= 0)
+				rows[r].rec[i] = NULL;
+			any |= rows[r].rec[i] != NULL;
+		}
+		if (any)
+			rows[kept++] = rows[r];
+		else
+			free(rows[r].rec);
+	}
+	return kept;
+}
+
 int ptb_plot_table(const struct ptb_plot_ctx *c, FILE *dat, FILE *gp)
 {
 	struct ptb_plot_row *rows;
 	double from, to;
 	int n = ptb_plot_rows(c, in_table, &rows);
+	if (n > 0 && (n = fold_absent(c, rows, n)) == 0)
+		free(rows);
 	if (n <= 0)
 		return n < 0 ? -1 : 1;
 	range(rows, n, c->nruns, &from, &to);

@@ -37,7 +37,9 @@ static const char style[] =
 	".notes{font-size:.85em;color:#333;overflow-wrap:anywhere}\n"
 	".notes p{margin:.15em 0}\n"
 	".missing{padding:.4em .7em;border-left:4px solid #c77700;background:#fff6e6}\n"
-	".plot svg{width:100%;height:auto;display:block}\n";
+	/* On a phone a figure keeps a readable width and scrolls sideways. */
+	".plot{overflow-x:auto}\n"
+	".plot svg{width:100%;min-width:760px;height:auto;display:block}\n";
 
 void ptb_page_open(FILE *out, const char *title)
 {
