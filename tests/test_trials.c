@@ -56,6 +56,14 @@ static void modes(void)
 	       "1.0-1.02 and 2.0-2.04: two modes of three");
 	tap_near(s.modes[0].value, 1.01, 1e-12, "the lower mode's median");
 	tap_near(s.modes[1].value, 2.02, 1e-12, "the upper mode's median");
+	/* By hand: g = 1 of 6 trimmed each side, mean of 1.01 1.02 2.0 2.02;
+	 * the winsorized 1.01 1.01 1.02 2.0 2.02 2.02 have squared deviations
+	 * summing to 1.5003333; Yuen's SE = sqrt(1.5003333 / (4 x 3)) =
+	 * 0.3535926 with h = 4 kept, and t(3) = 3.182. */
+	tap_near(s.value, 1.5125, 1e-12, "two modes: the value is the 20 %% trimmed mean");
+	tap_near(s.ci_hi - s.value, 3.182 * 0.3535926, 1e-6, "its CI is Yuen's: t(3) x 0.35359");
+	tap_near(s.value - s.ci_lo, s.ci_hi - s.value, 1e-12, "symmetric about the value");
+	tap_ok(s.coverage == 0.95, "a nominal 95 %% level");
 	ptb_trials_summarize(one, 6, &s);
 	tap_ok(s.nmodes == 1, "evenly spread trials are one mode");
 	ptb_trials_summarize(lopsided, 7, &s);

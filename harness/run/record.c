@@ -165,7 +165,8 @@ static void add_modes(json_t *r, const struct ptb_trials_summary *s, char *reaso
 		ptb_appendf(reason, len, "%s %.4g ns (%d of %d)", i ? "," : "", s->modes[i].value,
 			    s->modes[i].n, s->n);
 	}
-	ptb_appendf(reason, len, "; the value is their median, which may fall in either");
+	ptb_appendf(reason, len, "; the value is the trials' 20 %% trimmed mean, the cost "
+		    "averaged over the modes");
 	json_object_set_new(r, "modes", modes);
 }
 

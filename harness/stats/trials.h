@@ -5,7 +5,9 @@
  * estimates is what the next run will see, so the point's value is their
  * median and its confidence interval is the distribution-free interval of
  * that median from the trials' order statistics -- never from the timings
- * inside one trial, which share one state of the machine.
+ * inside one trial, which share one state of the machine.  Trials in
+ * separate modes, whose median would jump between them, give their 20 %
+ * trimmed mean instead, with Yuen's interval.
  */
 #ifndef PTB_STATS_TRIALS_H
 #define PTB_STATS_TRIALS_H
