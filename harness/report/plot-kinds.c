@@ -121,6 +121,29 @@ void ptb_plot_row_name(const struct ptb_plot_row *r, char *buf, size_t len)
 		ptb_textf(buf, len, "%s", r->row.label);
 }
 
+void ptb_plot_row_axes(FILE *gp, const struct ptb_plot_row *rows, int n, size_t nruns,
+		       double from, double to, const char *xlabel)
+{
+	char name[256];
+	fputs("set logscale x\n", gp);
+	fprintf(gp, "set xrange [%g:%g]\n", from, to);
+	fprintf(gp, "set yrange [%g:%g] reverse\n", n - 0.5, -0.5);
+	/* the key in one column above: gnuplot 5.4 drops the entries that do
+	 * not fit, of a key below a tall plot or of a row too wide */
+	fprintf(gp, "set tmargin %zu\nset key outside above center vertical maxrows %zu\n",
+		2 + nruns, nruns);
+	fprintf(gp, "set xlabel '%s'\n", xlabel);
+	fputs("set grid xtics mxtics lc rgb '#dddddd'\n"
+
+	      "set ytics scale 0 font ',9'\nset ytics ()\n", gp);
+	for (int r = 0; r < n; r++) {
+		ptb_plot_row_name(&rows[r], name, sizeof name);
+		fputs("set ytics add (", gp);
+		ptb_gp_string(gp, name);
+		fprintf(gp, " %d)\n", r);
+	}
+}
+
 /* ---- gnuplot ------------------------------------------------------------ */
 
 void ptb_gp_string(FILE *gp, const char *s)

@@ -56,6 +56,11 @@ int ptb_plot_rows(const struct ptb_plot_ctx *c, bool (*take)(const struct ptb_re
 void ptb_plot_rows_free(struct ptb_plot_row *rows, int n);
 /* "Group: label", or the label of a row without a group. */
 void ptb_plot_row_name(const struct ptb_plot_row *r, char *buf, size_t len);
+/* The axes of a plot of rows (table, trials): log x over [from, to] in
+ * µs with its label, one y tic per row named by it, row 0 at the top, and
+ * the key of nruns entries in one column above. */
+void ptb_plot_row_axes(FILE *gp, const struct ptb_plot_row *rows, int n, size_t nruns,
+		       double from, double to, const char *xlabel);
 
 /* s as a single-quoted gnuplot string: quotes doubled, control characters
  * as '?'. */

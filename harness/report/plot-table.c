@@ -104,27 +104,10 @@ static void data(FILE *dat, const struct ptb_plot_ctx *c, const struct ptb_plot_
 static void script(FILE *gp, const struct ptb_plot_ctx *c, const struct ptb_plot_row *rows,
 		   int n, double from, double to)
 {
-	char name[256];
 	double h = BAND / c->nruns / 2 * 0.85;
 	int per_row = c->nruns < 2 ? 22 : 12 * (int)c->nruns;
 	ptb_gp_head(gp, c, 960, 140 + n * per_row, "the Table-1 rows, one bar per run");
-	fputs("set logscale x\n", gp);
-	fprintf(gp, "set xrange [%g:%g]\n", from, to);
-	fprintf(gp, "set yrange [%g:%g] reverse\n", n - 0.5, -0.5);
-	/* the key in one column above: gnuplot 5.4 drops the entries that do
-	 * not fit, of a key below a tall plot or of a row too wide */
-	fprintf(gp, "set tmargin %zu\nset key outside above center vertical maxrows %zu\n",
-		2 + c->nruns, c->nruns);
-	fputs("set xlabel 'µs (log scale); error bars: the 95 % CI'\n"
-	      "set grid xtics mxtics lc rgb '#dddddd'\n"
-
-	      "set ytics scale 0 font ',9'\nset ytics ()\n", gp);
-	for (int r = 0; r < n; r++) {
-		ptb_plot_row_name(&rows[r], name, sizeof name);
-		fputs("set ytics add (", gp);
-		ptb_gp_string(gp, name);
-		fprintf(gp, " %d)\n", r);
-	}
+	ptb_plot_row_axes(gp, rows, n, c->nruns, from, to, "µs (log scale); error bars: the 95 % CI");
 	fputs("plot \\\n", gp);
 	for (size_t i = 0; i < c->nruns; i++) {
 		if (!has_bars(rows, n, i))

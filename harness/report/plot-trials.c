@@ -100,23 +100,7 @@ static void script(FILE *gp, const struct ptb_plot_ctx *c, const struct ptb_plot
 	double h = BAND / c->nruns / 2;
 	int per_row = c->nruns < 2 ? 22 : 14 * (int)c->nruns;
 	ptb_gp_head(gp, c, 960, 140 + n * per_row, "each point's trials, one strip per run");
-	fputs("set logscale x\n", gp);
-	fprintf(gp, "set xrange [%g:%g]\n", from, to);
-	fprintf(gp, "set yrange [%g:%g] reverse\n", n - 0.5, -0.5);
-	/* the key in one column above: gnuplot 5.4 drops the entries that do
-	 * not fit, of a key below a tall plot or of a row too wide */
-	fprintf(gp, "set tmargin %zu\nset key outside above center vertical maxrows %zu\n",
-		2 + c->nruns, c->nruns);
-	fputs("set xlabel 'µs (log scale); dots: trials; stroke: the point''s figure'\n"
-	      "set grid xtics mxtics lc rgb '#dddddd'\n"
-
-	      "set ytics scale 0 font ',9'\nset ytics ()\n", gp);
-	for (int r = 0; r < n; r++) {
-		ptb_plot_row_name(&rows[r], name, sizeof name);
-		fputs("set ytics add (", gp);
-		ptb_gp_string(gp, name);
-		fprintf(gp, " %d)\n", r);
-	}
+	ptb_plot_row_axes(gp, rows, n, c->nruns, from, to, "µs (log scale); dots: trials; stroke: the point''s figure");
 	fputs("plot \\\n", gp);
 	const char *sep = "";
 	for (size_t i = 0; i < c->nruns; i++) {

@@ -110,6 +110,13 @@ static double t975(int df)
 	       (5 * pow(z, 5) + 16 * z * z * z + 3 * z) / (96 * d * d);
 }
 
+/* The i-th of the winsorized sample: the g outermost values on either
+ * side replaced by the nearest value kept. */
+static double winsorized(const double *sorted, int n, int g, int i)
+{
+	return sorted[i < g ? g : i >= n - g ? n - g - 1 : i];
+}
+
 /*
  * Trials in separate modes (a figure that depends on where a process's
  * code and data lie, an unbound pair that shares a PU or not): their
@@ -128,9 +135,9 @@ static void mixture_estimate(const double *sorted, int n, struct ptb_trials_summ
 	for (int i = g; i < n - g; i++)
 		sum += sorted[i];
 	for (int i = 0; i < n; i++)
-		wsum += sorted[i < g ? g : i >= n - g ? n - g - 1 : i];
+		wsum += winsorized(sorted, n, g, i);
 	for (int i = 0; i < n; i++) {
-		double d = sorted[i < g ? g : i >= n - g ? n - g - 1 : i] - wsum / n;
+		double d = winsorized(sorted, n, g, i) - wsum / n;
 		wss += d * d;
 	}
 	double se = sqrt(wss / ((double)h * (h - 1)));
