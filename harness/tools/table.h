@@ -31,6 +31,10 @@ struct ptb_table_opts {
 	/* HTML: the caption, the table and its notes only, for a page built
 	 * around them (tools/page.c); otherwise a whole page. */
 	bool fragment;
+	/* The diagnostics a benchmark noted, the inputs of a LogP parameter
+	 * and the harness's account of an unstable point, as footnotes; else
+	 * only the legend's marks say what needs saying (report/legend.h). */
+	bool verbose;
 };
 
 /* Print the table of n runs (columns in this order).  0, or -1 when out of
