@@ -35,7 +35,7 @@ static const struct {
 	{ PTB_MARK_UNSTABLE,    "the CI is ",              false },
 	{ PTB_MARK_UNSTABLE,    "from unstable inputs",    false },
 	{ PTB_MARK_UNSTABLE,    "from unstable points",    false },
-	{ PTB_MARK_UNSTABLE,    "#trials give a ",         false },   /* # = a count */
+	{ PTB_MARK_UNSTABLE,    "# trials give a ",        false },   /* # = a count */
 	{ PTB_MARK_MODES,       "the trials fall into ",   true },
 };
 #define NMARKED (sizeof marked / sizeof marked[0])

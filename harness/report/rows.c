@@ -155,7 +155,7 @@ static void row_from_rule(const struct ptb_row_rule *r, int order, const json_t 
 }
 
 /* A row no rule labels: the benchmark alone, or with variables a group
- * naming them once, "mutex.contention (threads, order)", over rows of their
+ * naming them once, "family.variant (threads, order)", over rows of their
  * values, "1, compact". */
 static void row_by_name(const char *bench, const json_t *params, int order,
 			const char *footnote, struct ptb_row *row)
@@ -258,7 +258,8 @@ int ptb_row_cmp(const struct ptb_row *a, const struct ptb_row *b)
 {
 	if (a->order != b->order)
 		return a->order < b->order ? -1 : 1;
-	int c = strverscmp(a->group, b->group);
+	/* a lone row's label is its name, as a group's is */
+	int c = strverscmp(*a->group ? a->group : a->label, *b->group ? b->group : b->label);
 	if (!c && isfinite(a->num) && isfinite(b->num) && a->num != b->num)
 		return a->num < b->num ? -1 : 1;
 	return c ? c : strverscmp(a->label, b->label);

@@ -81,7 +81,7 @@ static int row_cmp(const void *a, const void *b)
 	int c;
 	if (x->order != y->order)
 		return x->order < y->order ? -1 : 1;
-	if ((c = strverscmp(x->group, y->group)))
+	if ((c = strverscmp(*x->group ? x->group : x->label, *y->group ? y->group : y->label)))
 		return c;
 	if (x->sub != y->sub)
 		return x->sub < y->sub ? -1 : 1;
@@ -385,29 +385,6 @@ static int build_grid(struct table *t, struct ptb_grid *g)
 
 /* ---- printing ----------------------------------------------------------- */
 
-/* Footnotes as rows "[n]", text, after the legend's marks as rows
- * "MARK", text, for CSV. */
-static int build_notes(const struct table *t, struct ptb_grid *n)
-{
-	char num[16];
-	int marks = 0;
-	for (int m = 0; m < PTB_MARK_COUNT; m++)
-		marks += !!(t->used & 1u << m);
-	if (ptb_grid_init(n, t->notes.n + marks, 2, 2))
-		return -1;
-	for (int m = 0, y = 0; m < PTB_MARK_COUNT; m++)
-		if (t->used & 1u << m) {
-			ptb_grid_set(n, y, 0, ptb_legend[m].mark);
-			ptb_grid_set(n, y++, 1, ptb_legend[m].text);
-		}
-	for (int i = 0; i < t->notes.n; i++) {
-		snprintf(num, sizeof num, "[%d]", i + 1);
-		ptb_grid_set(n, marks + i, 0, num);
-		ptb_grid_set(n, marks + i, 1, t->notes.text[i]);
-	}
-	return 0;
-}
-
 /* The machine block in Markdown: a list per machine, long texts and all. */
 static void print_md_machines(FILE *out, const struct ptb_grid *m)
 {
@@ -428,16 +405,7 @@ static void print_html(FILE *out, const struct table *t, const char *caption,
 		ptb_page_open(out, "ptbench table");
 	ptb_page_para(out, "caption", caption);
 	ptb_page_grid(out, g);
-	char line[512];
-	fputs("<div class=\"notes\">\n", out);
-	for (int i = 0; ptb_legend_line(t->used, i, line, sizeof line); i++)
-		ptb_page_para(out, NULL, line);
-	for (int i = 0; i < t->notes.n; i++) {
-		fprintf(out, "<p>[%d] ", i + 1);
-		ptb_html_text(out, t->notes.text[i]);
-		fputs("</p>\n", out);
-	}
-	fputs("</div>\n", out);
+	ptb_table_notes(out, PTB_TABLE_HTML, &t->notes, t->used);
 	if (fragment)
 		return;
 	fputs("<h2 id=\"machines\">Machines</h2>\n", out);
@@ -459,17 +427,14 @@ static int print_table(FILE *out, struct table *t, const struct ptb_table_opts *
 		 ", \u00b1 the half-width of its 95 % CI" : "");
 	absent_notes(t);
 	if (build_grid(t, &g) || ptb_machines_grid(&m, t->runs, t->ncols, t->names) ||
-	    build_notes(t, &n))
+	    ptb_table_notes_grid(&n, &t->notes, t->used))
 		goto out;
 	switch (o->format) {
 	case PTB_TABLE_MD:
 		fprintf(out, "%s\n\n", caption);
 		ptb_grid_print(out, &g, PTB_GRID_MD, NULL, 0);
 		fputc('\n', out);
-		for (int m = 0; m < PTB_MARK_COUNT; m++)   /* a code span: "* " starts a list */
-			if (t->used & 1u << m)
-				fprintf(out, "`%s` %s\n", ptb_legend[m].mark, ptb_legend[m].text);
-		ptb_footnotes_print(out, &t->notes);
+		ptb_table_notes(out, PTB_TABLE_MD, &t->notes, t->used);
 		print_md_machines(out, &m);
 		break;
 	case PTB_TABLE_CSV:
