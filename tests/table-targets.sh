@@ -53,7 +53,8 @@ legend() {
 # na_rows FORM: the rows of the table that read N/A
 na_rows() {
 	case $1 in
-	text) sed -n '/^Test /,/^\*  *unstable\|^\[1\]/p' "$work/text" | grep -c 'N/A' ;;
+	text) awk '/^Test /{ on = 1 } /^\* |^\[1\] /{ on = 0 } on && /N\/A/{ n++ } END { print n + 0 }' \
+		"$work/text" ;;
 	md) grep '^|' "$work/md" | grep -c 'N/A' ;;
 	html|page) grep '^<tr>' "$work/$1" | grep -c 'N/A' ;;
 	esac
