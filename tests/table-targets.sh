@@ -8,8 +8,9 @@
 #   no number in a note with more than 4 significant digits, none of the
 #   record's internal words (max_timings, budget_s, cv_pct, the notes'
 #   keys) in the output unless --verbose asks for the diagnostics;
-# - the extended suite on one machine: at most 132 columns (text), at most
-#   12 N/A rows, and --all-rows gives the folded rows back;
+# - the extended suite on one machine: at most 132 columns (text, and the
+#   Markdown table's rows), at most 12 N/A rows, and --all-rows gives the
+#   folded rows back;
 # - `table` of several machines widens by columns only: the label columns
 #   keep their width.
 . "$top_srcdir/tests/tap.sh"
@@ -100,6 +101,8 @@ check "table --verbose lists them too" grep -q 'noted by the benchmark: ' "$work
 if forms $EXT; then
 	w=$(LC_ALL=C tr -d '\200-\277' <"$work/text" | awk '{ if (length($0) > m) m = length($0) } END { print m }')
 	check "$EXT, text: $w columns, at most 132" test "$w" -le 132
+	w=$(LC_ALL=C tr -d '\200-\277' <"$work/md" | awk '/^\|/{ if (length($0) > m) m = length($0) } END { print m }')
+	check "$EXT, md: its table $w columns, at most 132" test "$w" -le 132
 	for form in text md html page; do
 		n=$(na_rows $form)
 		check "$EXT, $form: $n N/A rows, at most 12" test "$n" -le 12
