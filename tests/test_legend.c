@@ -116,6 +116,7 @@ static void test_round(void)
 		{ "switches = 72286, PUs 0-1", "switches = 72286, PUs 0-1" },
 		{ "version 0.1.0, x86_64 3.14159a", "version 0.1.0, x86_64 3.14159a" },
 		{ "+-18.9 % of 2.0000001", "+-18.9 % of 2" },
+		{ "CPUID 0x80000001, 0x1e5.25", "CPUID 0x80000001, 0x1e5.25" },
 	};
 	char buf[256];
 	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {

@@ -87,7 +87,8 @@ void ptb_fmt_round(char *buf, size_t len, const char *text, int sig)
 		char *end;
 		double x = starts ? strtod(s, &end) : 0;
 		size_t n = starts ? (size_t)(end - s) : 0;
-		bool real = n && strcspn(s, ".eE") < n;
+		/* decimal only: "0x1e5" is a name, not a number to round */
+		bool real = n && strcspn(s, ".eE") < n && strspn(s, "0123456789.eE+-") >= n;
 		/* not a number: "v1.2.3", "x86_64", a word that starts with digits */
 		bool whole = n && !isalnum((unsigned char)s[n]) && s[n] != '_' &&
 			     !(s[n] == '.' && s[n + 1] >= '0' && s[n + 1] <= '9');
@@ -114,9 +115,8 @@ static void wrap_from(FILE *out, const char *text, int width, int indent, int co
 	const char *s = text;
 	while (*s) {
 		size_t n = strcspn(s, " ");
-		char word[1024];
-		snprintf(word, sizeof word, "%.*s", (int)n, s);
-		int w = ptb_text_width(word);
+		char *word = strndup(s, n);
+		int w = word ? ptb_text_width(word) : (int)n;
 		if (col > indent && col + 1 + w > width) {
 			fprintf(out, "\n%*s", indent, "");
 			col = indent;
@@ -124,7 +124,8 @@ static void wrap_from(FILE *out, const char *text, int width, int indent, int co
 			fputc(' ', out);
 			col++;
 		}
-		fputs(word, out);
+		fwrite(s, 1, n, out);
+		free(word);
 		col += w;
 		s += n;
 		s += strspn(s, " ");
