@@ -69,7 +69,7 @@ static int by_row(const void *a, const void *b)
 }
 
 /* The measured records (derived = false) or the derived ones, in table
- * order; those at a placement the machine lacks only add it to *absent,
+ * order; those N/A for what the machine lacks only add it to *absent,
  * unless all rows are wanted. */
 static struct line *collect(const struct ptb_runfile *run, bool derived, bool all_rows,
 			    struct ptb_absent *absent, int *count)
