@@ -169,8 +169,9 @@ static const struct ptb_param bcast_params[] = {
 
 static const struct ptb_row_rule bcast_rows[] = {
 	/* match                           group                         label         footnote */
-	{ "waiters=0",                    "Condition Broadcast",        "No waiter",  NULL },
+	{ "waiters=0 layout=one_per_pu?", "Condition Broadcast",        "No waiter",  NULL },
 	{ "waiters=* layout=one_per_pu",  "Condition Broadcast",        "%s waiters", NULL },
+	{ "waiters=0 layout=same_pu",     "Condition Broadcast, one PU", "No waiter",  NULL },
 	{ "waiters=* layout=same_pu",     "Condition Broadcast, one PU", "%s waiters", NULL },
 	{ NULL }
 };

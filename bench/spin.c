@@ -192,4 +192,5 @@ const struct ptb_bench ptb_bench_spin_pingpong = {
 	.suite = PTB_SUITE_EXTENDED,
 	.section = PTB_SECTION_EXTRA,
 	.rows = pingpong_rows,
+	.time_sliced = "placement=same_pu",
 };

@@ -191,6 +191,11 @@ struct ptb_bench {
 	struct ptb_levels_role levels;     /* param PTB_LEVELS_NONE: not a cache curve */
 	const char *relative_to;           /* tables show the figure as a multiple of
 					    * this benchmark's (defaults), or NULL */
+	/* The points ("VAR=VALUE ...", as a row rule's match) whose figure is
+	 * bounded by the scheduler rather than the primitive: a waiter that
+	 * spins on the PU of the thread it waits for waits out a time slice.
+	 * Tables say so in the row; NULL: none. */
+	const char *time_sliced;
 	/* A matrix of PU pairs derived from the points (record/matrix.c): the
 	 * name of the derived record ("c2c"), built from each point's notes
 	 * "sender" and "receiver" (OS PU numbers) and "class" (a placement's

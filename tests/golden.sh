@@ -25,11 +25,12 @@ for v in 1 2; do
 	1) input=$TESTDATA/run-golden.json; tag= ;;
 	2) input=$TESTDATA/run-golden-v2.json; tag=-v2 ;;
 	esac
-for fmt in table all-rows csv json gbench; do
+for fmt in table all-rows verbose csv json gbench; do
 	args=$fmt
 	case $fmt in
 	gbench)   golden=$TESTDATA/golden$tag.gbench.json ;;
 	all-rows) golden=$TESTDATA/golden$tag.all-rows.table; args="table all-rows" ;;
+	verbose)  golden=$TESTDATA/golden$tag.verbose.table; args="table verbose" ;;
 	*)        golden=$TESTDATA/golden$tag.$fmt ;;
 	esac
 	if ! "$prog" "$input" $args >"$tmp/$fmt" 2>"$tmp/err"; then

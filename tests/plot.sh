@@ -136,7 +136,8 @@ for k in table trials c2c cache scaling; do
 	table)   want=$(( $(lines_in "$dat" 0 1) + 2 ))
 		 have=$(grep -c '<polygon' "$tmp/$k.svg")
 		 nas=$(lines_in "$dat" 2) ;;
-	trials)  want=$(( $(lines_in "$dat" 0 2) + 2 ))
+	trials)  # the dots are the even blocks, a panel's per run; a key sample per run
+		 want=$(( $(blocks "$dat" | awk '$1 % 2 == 0 { s += $2 } END { print s + 0 }') + 2 ))
 		 have=$(grep -o "href='#gpPt6'" "$tmp/$k.svg" | wc -l) ;;
 	c2c)     want=$(lines_in "$dat" 0)
 		 # cells are squares (size ratio -1); the colour box's strips are not

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The machine description a run records: ptb_system_init() on this
- * machine, the context object's fields in DESIGN.md section 6 order with
+ * machine, the context object's fields in docs/design.md section 6 order with
  * their types, every warning triggered from a doctored description, and
  * `ptbench info` in both forms.
  */

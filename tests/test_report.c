@@ -2,7 +2,7 @@
 /*
  * Prints a saved run in one format, the way `ptbench report FILE --format F`
  * does, without the rest of the command line: tests/golden.sh compares its
- * output with the golden files.  Usage: test_report FILE FORMAT [all-rows].
+ * output with the golden files.  Usage: test_report FILE FORMAT [all-rows|verbose].
  */
 #include <config.h>
 
@@ -15,10 +15,11 @@
 int main(int argc, char **argv)
 {
 	char err[512];
-	struct ptb_report_opts o = { .all_rows = argc == 4 && !strcmp(argv[3], "all-rows") };
-	int fmt = argc == 3 || o.all_rows ? ptb_format_from_name(argv[2]) : -1;
+	struct ptb_report_opts o = { .all_rows = argc == 4 && !strcmp(argv[3], "all-rows"),
+				     .verbose = argc == 4 && !strcmp(argv[3], "verbose") };
+	int fmt = argc == 3 || o.all_rows || o.verbose ? ptb_format_from_name(argv[2]) : -1;
 	if (fmt < 0) {
-		fprintf(stderr, "usage: test_report FILE table|csv|json|gbench [all-rows]\n");
+		fprintf(stderr, "usage: test_report FILE table|csv|json|gbench [all-rows|verbose]\n");
 		return 2;
 	}
 	struct ptb_runfile *run = ptb_runfile_load(argv[1], err, sizeof err);

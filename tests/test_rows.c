@@ -59,7 +59,7 @@ static const struct {
 	{ "logp.cond",           "{\"placement\": \"same_pu\"}",                    "LogP: condition variable", "Same CPU" },
 	{ "logp.mutex",          "{\"placement\": \"cross_core\"}",                 "LogP: mutex",         "Different CPUs (cross_core)" },
 	{ "create.join",         "{}",                                              "",                    "create.join" },
-	{ "cache.miss",          "{\"size\": \"64\"}",                              "",                    "cache.miss size=64" },
+	{ "cache.miss",          "{\"size\": \"64\"}",                              "cache.miss (size)",   "64" },
 	{ "zzz.new",             NULL,                                              "",                    "zzz.new" },
 };
 
@@ -98,8 +98,9 @@ static void test_special_rows(void)
 	       ptb_row_cmp(&r, &unknown) < 0 && r.footnote && strstr(r.footnote, "not in the paper"),
 	       "create.join is an extra row, after the paper's and LogP's, with a footnote");
 	r = row("mutex.pingpong", "{\"placement\": 7}");
-	tap_ok(!strcmp(r.label, "mutex.pingpong placement=?") && ptb_row_cmp(&numa, &r) < 0,
-	       "a malformed variable falls through to a named row (%s)", r.label);
+	tap_ok(!strcmp(r.group, "mutex.pingpong (placement)") && !strcmp(r.label, "?") &&
+	       ptb_row_cmp(&numa, &r) < 0,
+	       "a malformed variable falls through to a named row (%s / %s)", r.group, r.label);
 	r = row(NULL, NULL);
 	tap_ok(!strcmp(r.label, "?"), "no bench name still gives a row");
 }

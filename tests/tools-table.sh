@@ -49,10 +49,10 @@ check "one host, three runs: the columns are told apart" \
 check "N/A cells carry a footnote with the reason" \
 	sh -c "grep -q 'Detached, process scope *| *N/A \\[1\\] |' '$md' && grep -qx '\\[1\\] pthread_attr_setscope(PTHREAD_SCOPE_PROCESS): Operation not supported' '$md'"
 check "an unstable value is marked and explained" \
-	sh -c "grep -q '| *0.479\\* \\[2\\] |' '$md' && grep -q '^Values marked \\* are unstable' '$md'"
+	sh -c "grep -q '| *0.479\\* \\[2\\] |' '$md' && grep -q '^.\\*. unstable: ' '$md'"
 check "a row missing on a machine shows -" grep -q '| *Mutex lock *| at least 1024 mutexes *| *- | *0.0171 | *- |' "$md"
 check "paper rows first, in the paper's order" \
-	sh -c "grep -n -e '^| Thread Create ' -e '^| Mutex unlock ' -e '^| LogP: mutex' -e '^| create.join' '$md' | cut -d'|' -f2 | tr -d ' \\n' | grep -qx 'ThreadCreateMutexunlockLogP:mutex,DifferentCPUs(cross_core)create.join\\[17\\]'"
+	sh -c "grep -n -e '^| Thread Create ' -e '^| Mutex unlock ' -e '^| LogP: mutex' -e '^| create.join' '$md' | cut -d'|' -f2 | tr -d ' \\n' | grep -qx 'ThreadCreateMutexunlockLogP:mutex,DifferentCPUs(cross_core)create.join\\[13\\]'"
 check "a LogP record with figures gives five rows" test "$(grep -c -e 'o_s, send overhead' -e 'o_r, receive overhead' -e 'L, latency' -e 'g, gap' -e 'RTT, round trip' "$md")" = 5
 check "a LogP placement without figures folds into one N/A row" \
 	grep -q '^| LogP: condition variable, Different CPUs (cross_core) | o_s, o_r, RTT, L, g *| *N/A \[12\] |' "$md"

@@ -17,6 +17,7 @@
 #include "machine/info.h"
 #include "machine/system.h"
 #include "report/format.h"
+#include "report/legend.h"
 #include "report/levels.h"
 
 static const char info_usage[] =
@@ -58,9 +59,10 @@ static void print_measured(const struct ptb_runfile *run, const char *path)
 		return;
 	}
 	printf("\nMeasured caches, from %s (%s):", run->path, run->date ? run->date : "?");
-	ptb_report_levels(stdout, run, &fn);
-	if (fn.n)
+	unsigned used = ptb_report_levels(stdout, run, &fn);
+	if (fn.n || used)
 		fputc('\n', stdout);
+	ptb_legend_print(stdout, used, "");
 	ptb_footnotes_print(stdout, &fn);
 	ptb_footnotes_free(&fn);
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `ptbench report FILE [--format FMT] [--all-rows]`: print a saved run
+ * `ptbench report FILE [--format FMT] [--all-rows] [--verbose]`: print a saved run
  * again; `ptbench report FILE... --format html [--no-plots]`: the page of
  * one or more runs (tools/page.h).
  */
@@ -19,21 +19,22 @@
 #include "tools/page.h"
 
 static const char usage[] =
-	"usage: ptbench report FILE [--format table|csv|json|gbench] [--all-rows]\n"
-	"       ptbench report FILE... --format html [--all-rows] [--no-plots]\n";
+	"usage: ptbench report FILE [--format table|csv|json|gbench] [--all-rows] [--verbose]\n"
+	"       ptbench report FILE... --format html [--all-rows] [--verbose] [--no-plots]\n";
 
 static const struct option report_options[] = {
 	/* name       has_arg            flag  val */
 	{ "format",   required_argument, NULL, 'f' },
 	{ "all-rows", no_argument,       NULL, 'a' },
 	{ "no-plots", no_argument,       NULL, 'p' },
+	{ "verbose",  no_argument,       NULL, 'v' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 }
 };
 
 struct report_args {
 	int fmt;                /* a run's format; -1 for the page */
-	bool all_rows, no_plots;
+	bool all_rows, no_plots, verbose;
 };
 
 static int report_option(void *ctx, int c, const char *arg)
@@ -46,12 +47,13 @@ static int report_option(void *ctx, int c, const char *arg)
 		a->fmt = -1;
 	a->all_rows |= c == 'a';
 	a->no_plots |= c == 'p';
+	a->verbose |= c == 'v';
 	return 0;
 }
 
 static int page(int argc, char **argv, int first, const struct report_args *a)
 {
-	struct ptb_page_opts o = { PTB_STAT_MEAN, a->all_rows, !a->no_plots };
+	struct ptb_page_opts o = { PTB_STAT_MEAN, a->all_rows, !a->no_plots, a->verbose };
 	struct ptb_runfile **runs;
 	int n, rc = ptb_runs_load("report", argc, argv, first, &runs, &n);
 	if (rc)
@@ -64,7 +66,7 @@ static int page(int argc, char **argv, int first, const struct report_args *a)
 
 int ptb_cmd_report(int argc, char **argv)
 {
-	struct report_args a = { PTB_FMT_TABLE, false, false };
+	struct report_args a = { PTB_FMT_TABLE, false, false, false };
 	int first, rc;
 	char err[512];
 	rc = ptb_options("report", argc, argv, ":h", report_options, usage, report_option, &a,
@@ -83,7 +85,7 @@ int ptb_cmd_report(int argc, char **argv)
 	struct ptb_runfile *run = ptb_runfile_load(argv[first], err, sizeof err);
 	if (!run)
 		return ptb_bad_input("report", "%s", err);
-	ptb_report_with(stdout, run, a.fmt, &(struct ptb_report_opts){ a.all_rows });
+	ptb_report_with(stdout, run, a.fmt, &(struct ptb_report_opts){ a.all_rows, a.verbose });
 	ptb_runfile_free(run);   /* a failed write is caught in cli.c */
 	return 0;
 }

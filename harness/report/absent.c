@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ptbench.h"
@@ -44,8 +45,38 @@ int ptb_absent_placement(const struct ptb_runfile *run, const struct ptb_record 
 	return -1;
 }
 
-void ptb_absent_text(char *buf, size_t len, unsigned mask)
+/* The PUs a point N/A for want of them needed, from the harness's reason
+ * (bench/common.c), when more than the run could use; else 0. */
+static int needed_pus(const struct ptb_runfile *run, const struct ptb_record *r, int *pus)
 {
+	const json_t *topo = json_object_get(run->context, "topology");
+	double have = ptb_jnum(topo, "pus");
+	int need;
+	if (r->status != PTB_NA || !r->reason || !isfinite(have) || have < 1 ||
+	    sscanf(r->reason, "needs %d PUs, one per thread", &need) != 1 || need <= have)
+		return 0;
+	*pus = (int)have;
+	return need;
+}
+
+bool ptb_absent_add(const struct ptb_runfile *run, const struct ptb_record *r,
+		    struct ptb_absent *a)
+{
+	int p = ptb_absent_placement(run, r), pus = 0, need = needed_pus(run, r, &pus);
+	if (p < 0 && !need)
+		return false;
+	if (a && p >= 0)
+		a->placements |= 1u << p;
+	if (a && need && (!a->need_pus || need < a->need_pus)) {
+		a->need_pus = need;
+		a->pus = pus;
+	}
+	return true;
+}
+
+void ptb_absent_text(char *buf, size_t len, const struct ptb_absent *a)
+{
+	unsigned mask = a->placements;
 	buf[0] = 0;
 	for (size_t i = 0; i < NNEEDS; i++)
 		if (mask & 1u << needs[i].placement)
@@ -56,4 +87,7 @@ void ptb_absent_text(char *buf, size_t len, unsigned mask)
 			ptb_appendf(buf, len, "%s%s", k++ ? ", " : " (", needs[i].lack);
 	if (buf[0])
 		ptb_appendf(buf, len, ")");
+	if (a->need_pus)
+		ptb_appendf(buf, len, "%s%d or more PUs, one per thread (%d PU%s)",
+			    buf[0] ? "; " : "", a->need_pus, a->pus, a->pus == 1 ? "" : "s");
 }

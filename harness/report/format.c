@@ -6,7 +6,9 @@
  */
 #include <config.h>
 
+#include <ctype.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -48,6 +50,92 @@ void ptb_fmt_jnum(char *buf, size_t len, const json_t *v)
 	int exp10 = x != 0 ? (int)floor(log10(fabs(x))) : 0;
 	if (strchr(buf, 'e') && exp10 >= -7 && exp10 < 17)
 		snprintf(buf, len, "%.*f", digits - 1 - exp10 > 0 ? digits - 1 - exp10 : 0, x);
+}
+
+/* The significant digits of a number as written: "0.00120" has 3. */
+static int sig_digits(const char *s, size_t n)
+{
+	int digits = 0, lead = 1;
+	for (size_t i = 0; i < n && s[i] != 'e' && s[i] != 'E'; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			continue;
+		lead &= s[i] == '0';
+		digits += !lead;
+	}
+	return digits;
+}
+
+/* x to sig significant digits, in fixed notation where it is readable. */
+static void round_number(char *buf, size_t len, double x, int sig)
+{
+	int exp10 = x != 0 ? (int)floor(log10(fabs(x))) : 0;
+	snprintf(buf, len, "%.*g", sig, x);
+	if (strchr(buf, 'e') && exp10 >= -4 && exp10 < 9) {
+		double r = strtod(buf, NULL);
+		snprintf(buf, len, "%.*f", sig - 1 - exp10 > 0 ? sig - 1 - exp10 : 0, r);
+	}
+}
+
+void ptb_fmt_round(char *buf, size_t len, const char *text, int sig)
+{
+	const char *s = text;
+	buf[0] = 0;
+	while (*s) {
+		bool starts = *s >= '0' && *s <= '9' &&
+			      (s == text || !(isalnum((unsigned char)s[-1]) || s[-1] == '_' ||
+					      s[-1] == '.'));
+		char *end;
+		double x = starts ? strtod(s, &end) : 0;
+		size_t n = starts ? (size_t)(end - s) : 0;
+		/* decimal only: "0x1e5" is a name, not a number to round */
+		bool real = n && strcspn(s, ".eE") < n && strspn(s, "0123456789.eE+-") >= n;
+		/* not a number: "v1.2.3", "x86_64", a word that starts with digits */
+		bool whole = n && !isalnum((unsigned char)s[n]) && s[n] != '_' &&
+			     !(s[n] == '.' && s[n + 1] >= '0' && s[n + 1] <= '9');
+		if (real && whole && isfinite(x) && sig_digits(s, n) > sig) {
+			char num[320];
+			round_number(num, sizeof num, x, sig);
+			ptb_appendf(buf, len, "%s", num);
+			s += n;
+		} else {
+			size_t k = n ? n : 1;
+			if (!n)   /* the rest of a word, or one character */
+				while (s[k] && (isalnum((unsigned char)s[k]) || s[k] == '_' ||
+						s[k] == '.') && isalnum((unsigned char)*s))
+					k++;
+			ptb_appendf(buf, len, "%.*s", (int)k, s);
+			s += k;
+		}
+	}
+}
+
+/* Wrapping that starts at column col of a line already begun. */
+static void wrap_from(FILE *out, const char *text, int width, int indent, int col)
+{
+	const char *s = text;
+	while (*s) {
+		size_t n = strcspn(s, " ");
+		char *word = strndup(s, n);
+		int w = word ? ptb_text_width(word) : (int)n;
+		if (col > indent && col + 1 + w > width) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (col > 0 && s != text) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(s, 1, n, out);
+		free(word);
+		col += w;
+		s += n;
+		s += strspn(s, " ");
+	}
+	fputc('\n', out);
+}
+
+void ptb_fputs_wrapped(FILE *out, const char *text, int width, int indent)
+{
+	wrap_from(out, text, width, indent, 0);
 }
 
 void ptb_fmt_params(char *buf, size_t len, const json_t *params, const char *sep)
@@ -139,6 +227,17 @@ void ptb_footnotes_print(FILE *out, const struct ptb_footnotes *f)
 {
 	for (int i = 0; i < f->n; i++)
 		fprintf(out, "[%d] %s\n", i + 1, f->text[i]);
+}
+
+void ptb_footnotes_print_wrapped(FILE *out, const struct ptb_footnotes *f, int width)
+{
+	char head[16];
+	for (int i = 0; i < f->n; i++) {
+		int n = snprintf(head, sizeof head, "[%d] ", i + 1);
+		fputs(head, out);
+		/* the head counts as the first line's start */
+		wrap_from(out, f->text[i], width, n, n);
+	}
 }
 
 void ptb_footnotes_free(struct ptb_footnotes *f)

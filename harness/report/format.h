@@ -20,6 +20,14 @@ void ptb_fmt_us(char *buf, size_t len, double ns);
 /* A number as data: integers exactly, reals in the fewest digits that
  * read back to the same double.  "" for NULL or a non-number. */
 void ptb_fmt_jnum(char *buf, size_t len, const json_t *v);
+/* text with every number written with a decimal point or an exponent
+ * rounded to `sig` significant digits ("cpu_share = 0.997580249135801" ->
+ * "cpu_share = 0.998", "1.455e+04 ns" -> "14600 ns"); integers, which
+ * count or name things, stay as they are. */
+void ptb_fmt_round(char *buf, size_t len, const char *text, int sig);
+/* Text wrapped at spaces to `width` terminal columns, every line after the
+ * first indented by `indent` spaces; a word longer than a line stays whole. */
+void ptb_fputs_wrapped(FILE *out, const char *text, int width, int indent);
 /* "k=v" pairs of a params object joined by sep ("placement=cross_core"). */
 void ptb_fmt_params(char *buf, size_t len, const json_t *params, const char *sep);
 
@@ -45,6 +53,9 @@ struct ptb_footnotes {
 /* The note's number (1-based), or 0 when out of memory. */
 int ptb_footnote(struct ptb_footnotes *f, const char *text);
 void ptb_footnotes_print(FILE *out, const struct ptb_footnotes *f);
+/* As ptb_footnotes_print, each note wrapped to `width` columns under its
+ * text ("[12] " indents what follows). */
+void ptb_footnotes_print_wrapped(FILE *out, const struct ptb_footnotes *f, int width);
 void ptb_footnotes_free(struct ptb_footnotes *f);
 
 #endif

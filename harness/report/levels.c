@@ -11,7 +11,9 @@
 
 #include "record/levels.h"
 #include "report/grid.h"
+#include "report/legend.h"
 #include "report/levels.h"
+#include "report/rows.h"
 #include "text/text.h"
 
 /* The value VAR has in a "BENCH VAR=VALUE ..." spec, or NULL. */
@@ -77,10 +79,20 @@ bool ptb_relative_text(const struct ptb_runfile *run, const struct ptb_record *r
 	const struct ptb_record *ref = r->has_value ? ptb_relative_ref(run, r) : NULL;
 	const struct ptb_bench *b = ptb_bench_find(r->bench);
 	const char *set;
+	struct ptb_row row;
 	if (!ref || !isfinite(r->value))
 		return false;
+	/* The reference by what sets it apart: its set values ("padded"), or
+	 * its row ("Thread Yield"), so that the cell stays short. */
 	set = strchr(b->relative_to, ' ');
-	snprintf(buf, len, "%.3g x %s%s", r->value / ref->value, ref->bench, set ? set : "");
+	ptb_row_of(ref->bench, ref->params, &row);
+	snprintf(buf, len, "%.3g x ", r->value / ref->value);
+	for (const char *t = set; t; t = strchr(t + 1, ' '))
+		if (strchr(t, '='))
+			ptb_appendf(buf, len, "%s%.*s", t == set ? "" : " ",
+				    (int)strcspn(strchr(t, '=') + 1, " "), strchr(t, '=') + 1);
+	if (!set)
+		ptb_appendf(buf, len, "%s", *row.group ? row.group : row.label);
 	return true;
 }
 
@@ -149,19 +161,24 @@ static void line_text(FILE *out, const json_t *rec)
 		*hw ? hw : "?", *cpu ? cpu : "?");
 }
 
-void ptb_report_levels(FILE *out, const struct ptb_runfile *run, struct ptb_footnotes *fn)
+unsigned ptb_report_levels(FILE *out, const struct ptb_runfile *run, struct ptb_footnotes *fn)
 {
+	unsigned used = 0;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ptb_record *r = &run->rec[i];
-		char mark[32] = "";
+		char mark[32] = "", marks[16], why[512], text[512];
 		if (!ptb_levels_is_record(r))
 			continue;
-		if (r->reason)
-			snprintf(mark, sizeof mark, " [%d]", ptb_footnote(fn, r->reason));
+		used |= ptb_record_marks(r);
+		ptb_marks_text(marks, sizeof marks, ptb_record_marks(r));
+		ptb_reason_unmarked(why, sizeof why, r);
+		ptb_fmt_round(text, sizeof text, why, 3);
+		if (*text)
+			snprintf(mark, sizeof mark, " [%d]", ptb_footnote(fn, text));
 		fprintf(out, "\nCache levels (%s%s, derived from %s)%s\n", r->bench,
-			r->status == PTB_OK ? "" : r->status == PTB_UNSTABLE ? "*" : ": N/A",
-			"the latency and stride curves", mark);
+			r->has_value ? marks : ": N/A", "the latency and stride curves", mark);
 		line_text(out, r->json);
 		levels_grid(out, r->json);
 	}
+	return used;
 }

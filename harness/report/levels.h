@@ -23,12 +23,14 @@
  */
 const struct ptb_record *ptb_relative_ref(const struct ptb_runfile *run,
 					  const struct ptb_record *r);
-/* "0.12 x yield" (ratio and the reference's name and set values) into
+/* "0.12 x Thread Yield", "0.87 x padded" (ratio and the reference's set
+ * values, or its row when it has none) into
  * buf; false when the record has no reference. */
 bool ptb_relative_text(const struct ptb_runfile *run, const struct ptb_record *r, char *buf,
 		       size_t len);
 
-/* The derived cache-levels records, as a section of the run table. */
-void ptb_report_levels(FILE *out, const struct ptb_runfile *run, struct ptb_footnotes *fn);
+/* The derived cache-levels records, as a section of the run table; the
+ * marks it used (report/legend.h), for the legend. */
+unsigned ptb_report_levels(FILE *out, const struct ptb_runfile *run, struct ptb_footnotes *fn);
 
 #endif

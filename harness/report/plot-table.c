@@ -123,7 +123,7 @@ static void script(FILE *gp, const struct ptb_plot_ctx *c, const struct ptb_plot
 		"font ',8' notitle\n", c->kind, c->nruns, from);
 }
 
-/* Leave out the points at placements their machine lacks, and the rows
+/* Leave out the points N/A for what their machine lacks, and the rows
  * left empty; the count of rows kept. */
 static int fold_absent(const struct ptb_plot_ctx *c, struct ptb_plot_row *rows, int n)
 {
@@ -131,7 +131,7 @@ static int fold_absent(const struct ptb_plot_ctx *c, struct ptb_plot_row *rows, 
 	for (int r = 0; r < n; r++) {
 		bool any = false;
 		for (size_t i = 0; i < c->nruns; i++) {
-			if (rows[r].rec[i] && ptb_absent_placement(c->runs[i], rows[r].rec[i]) >= 0)
+			if (rows[r].rec[i] && ptb_absent_add(c->runs[i], rows[r].rec[i], NULL))
 				rows[r].rec[i] = NULL;
 			any |= rows[r].rec[i] != NULL;
 		}

@@ -20,7 +20,15 @@ struct ptb_report_opts {
 	/* table: a row for every point, also those N/A at a placement the
 	 * machine lacks (report/absent.h), which are otherwise one line */
 	bool all_rows;
+	/* table: the diagnostics a benchmark noted, the inputs of a LogP
+	 * parameter and the harness's account of an unstable point, as
+	 * footnotes (they are always in the JSON) */
+	bool verbose;
 };
+
+/* The width in terminal columns that the table reporter's notes are
+ * wrapped to and its table of one machine keeps within. */
+#define PTB_REPORT_WIDTH 132
 
 int ptb_format_from_name(const char *name);   /* -1 if unknown */
 const char *ptb_format_name(enum ptb_format f);

@@ -12,12 +12,15 @@
  */
 #include <config.h>
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptbench.h"
 #include "record/logp.h"
+#include "report/legend.h"
 #include "report/rows.h"
 #include "text/text.h"
 
@@ -97,6 +100,33 @@ static bool rule_matches(const struct ptb_row_rule *r, const json_t *params,
 	return true;
 }
 
+/* "1 threads" -> "1 thread": a template's plural after the value 1. */
+static void singular_one(char *label)
+{
+	size_t word = strcspn(label + 2, " ,");
+	if (strncmp(label, "1 ", 2) || word < 2 || label[2 + word - 1] != 's')
+		return;
+	memmove(label + 2 + word - 1, label + 2 + word, strlen(label + 2 + word) + 1);
+}
+
+/* "65536 B" -> "64 KiB": a size in bytes that is a whole number of KiB,
+ * MiB or GiB, so that the label stays short and readable. */
+static void short_bytes(char *label, size_t len)
+{
+	static const char *const units[] = { "KiB", "MiB", "GiB" };
+	char *end;
+	unsigned long long b = strtoull(label, &end, 10);
+	int u = -1;
+	if (end == label || strcmp(end, " B") || b < 1024)
+		return;
+	while (u < 2 && b % 1024 == 0 && b >= 1024) {
+		b /= 1024;
+		u++;
+	}
+	if (u >= 0)
+		snprintf(label, len, "%llu %s", b, units[u]);
+}
+
 /* The row a rule gives: label from its template, unnamed variables after. */
 static void row_from_rule(const struct ptb_row_rule *r, int order, const json_t *params,
 			  const char *wild_var, const char *wild_val, struct ptb_row *row)
@@ -109,6 +139,14 @@ static void row_from_rule(const struct ptb_row_rule *r, int order, const json_t 
 	row->order = order + sub;
 	ptb_textf(row->group, sizeof row->group, "%s", r->group);
 	ptb_textf(row->label, sizeof row->label, r->label, text ? text : "");
+	if (wild_val) {
+		char *end;
+		double x = strtod(wild_val, &end);
+		row->num = end != wild_val && !*end ? x : NAN;
+	}
+	if (wild_val && !strcmp(wild_val, "1"))
+		singular_one(row->label);
+	short_bytes(row->label, sizeof row->label);
 	row->footnote = r->footnote;
 	json_object_foreach((json_t *)params, var, v)
 		if (!names_var(r->match, var))
@@ -116,7 +154,9 @@ static void row_from_rule(const struct ptb_row_rule *r, int order, const json_t 
 				    json_is_string(v) ? json_string_value(v) : "?");
 }
 
-/* "bench VAR=VALUE ...": a row no rule labels. */
+/* A row no rule labels: the benchmark alone, or with variables a group
+ * naming them once, "family.variant (threads, order)", over rows of their
+ * values, "1, compact". */
 static void row_by_name(const char *bench, const json_t *params, int order,
 			const char *footnote, struct ptb_row *row)
 {
@@ -124,11 +164,36 @@ static void row_by_name(const char *bench, const json_t *params, int order,
 	json_t *v;
 	row->order = order;
 	row->group[0] = 0;
-	ptb_textf(row->label, sizeof row->label, "%s", bench);
-	json_object_foreach((json_t *)params, var, v)
-		ptb_appendf(row->label, sizeof row->label, " %s=%s", var,
-			    json_is_string(v) ? json_string_value(v) : "?");
+	row->label[0] = 0;
 	row->footnote = footnote;
+	if (json_object_size(params) == 0) {
+		ptb_textf(row->label, sizeof row->label, "%s", bench);
+		return;
+	}
+	ptb_textf(row->group, sizeof row->group, "%s (", bench);
+	json_object_foreach((json_t *)params, var, v) {
+		ptb_appendf(row->group, sizeof row->group, "%s%s", row->label[0] ? ", " : "", var);
+		ptb_appendf(row->label, sizeof row->label, "%s%s", row->label[0] ? ", " : "",
+			    json_is_string(v) ? json_string_value(v) : "?");
+	}
+	ptb_appendf(row->group, sizeof row->group, ")");
+}
+
+/* Does a "VAR=VALUE ..." match hold for the params? */
+static bool match_holds(const char *match, const json_t *params)
+{
+	struct ptb_row_rule r = { .match = match };
+	const char *wv = NULL, *wval = NULL;
+	return rule_matches(&r, params, &wv, &wval);
+}
+
+/* A point bounded by the scheduler says so at the end of its label. */
+static void mark_time_sliced(const struct ptb_bench *b, const json_t *params, struct ptb_row *row)
+{
+	row->time_sliced = b->time_sliced && match_holds(b->time_sliced, params);
+	if (row->time_sliced)
+		ptb_appendf(row->label, sizeof row->label, " %s",
+			    ptb_legend[PTB_MARK_TIME_SLICE].mark);
 }
 
 static int registry_index(const struct ptb_bench *b)
@@ -160,6 +225,8 @@ void ptb_row_of(const char *bench, const json_t *params, struct ptb_row *row)
 {
 	const struct ptb_bench *b;
 	const char *wv, *wval;
+	row->time_sliced = false;
+	row->num = NAN;
 	if (!bench)
 		bench = "?";
 	if (!json_is_object(params))
@@ -180,15 +247,20 @@ void ptb_row_of(const char *bench, const json_t *params, struct ptb_row *row)
 			row_from_rule(&b->rows[i], order + ORDER_PER_RULE * i, params, wv, wval, row);
 		else
 			row_by_name(bench, params, order + ORDER_PER_RULE * i, b->rows[i].footnote, row);
+		mark_time_sliced(b, params, row);
 		return;
 	}
 	row_by_name(bench, params, order + ORDER_BY_NAME, NULL, row);
+	mark_time_sliced(b, params, row);
 }
 
 int ptb_row_cmp(const struct ptb_row *a, const struct ptb_row *b)
 {
 	if (a->order != b->order)
 		return a->order < b->order ? -1 : 1;
-	int c = strverscmp(a->group, b->group);
+	/* a lone row's label is its name, as a group's is */
+	int c = strverscmp(*a->group ? a->group : a->label, *b->group ? b->group : b->label);
+	if (!c && isfinite(a->num) && isfinite(b->num) && a->num != b->num)
+		return a->num < b->num ? -1 : 1;
 	return c ? c : strverscmp(a->label, b->label);
 }

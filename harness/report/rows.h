@@ -11,6 +11,7 @@
 #define PTB_REPORT_ROWS_H
 
 #include <jansson.h>
+#include <stdbool.h>
 
 struct ptb_row {
 	int order;              /* sort key: section, benchmark, rule, placement */
@@ -18,12 +19,19 @@ struct ptb_row {
 	char label[96];         /* "Different CPUs (cross_core)"; a lone row's
 	                           whole name ("Thread Yield") */
 	const char *footnote;   /* how our test differs from the paper's, or NULL */
+	double num;             /* sort key before the label: the value of a
+	                           rule's numeric wildcard ("65536" of "64 KiB"),
+	                           else NAN */
+	bool time_sliced;       /* bounded by the scheduler, not the primitive
+	                           (struct ptb_bench's time_sliced): the label
+	                           ends with the legend's mark (report/legend.h) */
 };
 
 /* params is the record's "params" object (may be NULL or empty). */
 void ptb_row_of(const char *bench, const json_t *params, struct ptb_row *row);
-/* Table order: by order, then by name in version order ("n=16" before
- * "n=1024"); 0 for rows that may keep the order they came in. */
+/* Table order: by order, then by group, by num where both have one, then
+ * by label in version order ("n=16" before "n=1024"); 0 for rows that may
+ * keep the order they came in. */
 int ptb_row_cmp(const struct ptb_row *a, const struct ptb_row *b);
 
 #endif

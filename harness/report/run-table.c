@@ -4,12 +4,16 @@
  * one row per point in the paper's order (report/rows.c), the value in µs
  * with the half-width of its 95 % CI over trials ("2.39 ±4 %"), "N/A"
  * where the machine cannot run a test -- followed by the derived
- * LogP parameters.  Everything a number needs to be read correctly is in a
- * numbered footnote: why a cell is N/A, why a value is marked unstable
- * ("*"), how a row differs from the paper's test, the figures a benchmark
- * noted beside its result and the points a LogP parameter came from.
- * Points N/A at a placement the machine lacks (report/absent.h) are one
- * line under the table, not rows, unless all rows are asked for.
+ * LogP parameters.  What a reader needs to read a number is beside it: a
+ * mark explained once in a legend (report/legend.h: unstable, modes, a
+ * time slice), and a numbered footnote for why a cell is N/A and how a row
+ * differs from the paper's test, in plain words with numbers to three
+ * significant digits.  The diagnostics a benchmark noted, the points a LogP
+ * parameter came from and the harness's own account of an unstable point
+ * are for --verbose (and stay in the JSON).  Points N/A for what the
+ * machine lacks (report/absent.h) are one line under the table, not rows,
+ * unless all rows are asked for.  Notes, legend and warnings are wrapped
+ * to the width the table keeps within (PTB_REPORT_WIDTH).
  */
 #include <config.h>
 
@@ -24,6 +28,7 @@
 #include "report/absent.h"
 #include "report/format.h"
 #include "report/grid.h"
+#include "report/legend.h"
 #include "report/levels.h"
 #include "report/report.h"
 #include "report/rows.h"
@@ -39,9 +44,19 @@ struct line {
 
 #define NLOGP PTB_LOGP_NFIELDS
 
-static void add_mark(char *marks, size_t len, struct ptb_footnotes *fn, const char *text)
+/* What the rows share while the table is built. */
+struct notes {
+	struct ptb_footnotes fn;
+	unsigned used;          /* the legend's marks used (report/legend.h) */
+	bool verbose;
+};
+
+/* A footnote's mark, its numbers rounded to three significant digits. */
+static void add_mark(char *marks, size_t len, struct notes *nt, const char *text)
 {
-	int n = ptb_footnote(fn, text);
+	char plain[1024];
+	ptb_fmt_round(plain, sizeof plain, text, 3);
+	int n = ptb_footnote(&nt->fn, plain);
 	if (n > 0)
 		ptb_appendf(marks, len, " [%d]", n);
 }
@@ -54,10 +69,10 @@ static int by_row(const void *a, const void *b)
 }
 
 /* The measured records (derived = false) or the derived ones, in table
- * order; those at a placement the machine lacks only add it to *absent,
+ * order; those N/A for what the machine lacks only add it to *absent,
  * unless all rows are wanted. */
 static struct line *collect(const struct ptb_runfile *run, bool derived, bool all_rows,
-			    unsigned *absent, int *count)
+			    struct ptb_absent *absent, int *count)
 {
 	size_t n = 0;
 	struct line *l = calloc(run->n + 1, sizeof *l);
@@ -65,13 +80,10 @@ static struct line *collect(const struct ptb_runfile *run, bool derived, bool al
 		return NULL;
 	for (size_t i = 0; i < run->n; i++) {
 		const struct ptb_record *r = &run->rec[i];
-		int p = all_rows ? -1 : ptb_absent_placement(run, r);
 		if (r->is_derived != derived || (derived && !ptb_logp_mechanism_of(r->bench)))
 			continue;   /* other derived records have their own section */
-		if (p >= 0) {
-			*absent |= 1u << p;
+		if (!all_rows && ptb_absent_add(run, r, absent))
 			continue;
-		}
 		l[n].run = run;
 		l[n].rec = r;
 		l[n].index = i;
@@ -83,38 +95,41 @@ static struct line *collect(const struct ptb_runfile *run, bool derived, bool al
 	return l;
 }
 
-/* "notes: switches = 20480, scheduler = EEVDF" */
+/* "noted by the benchmark: switches = 20480, scheduler = EEVDF" */
 static void notes_text(char *buf, size_t len, const json_t *notes)
 {
 	const char *key;
 	json_t *v;
-	snprintf(buf, len, "notes:");
+	snprintf(buf, len, "noted by the benchmark:");
 	json_object_foreach((json_t *)notes, key, v) {
 		char num[64];
 		if (json_is_string(v))
 			ptb_textf(num, sizeof num, "%s", json_string_value(v));
 		else
 			ptb_fmt_jnum(num, sizeof num, v);
-		ptb_appendf(buf, len, "%s %s = %s", strlen(buf) > 6 ? "," : "", key,
+		ptb_appendf(buf, len, "%s %s = %s", buf[strlen(buf) - 1] != ':' ? "," : "", key,
 			    *num ? num : "null");
 	}
 }
 
-/* Why a point has no value, or what its value needs said; "" if nothing. */
-static void status_note(char *buf, size_t len, const struct ptb_record *r)
+/* Why a point has no value, or what its value needs said beyond its
+ * marks; "" if nothing.  --verbose: the harness's account of an unstable
+ * point as well (its interval and stop; a ptbench/1 point's spread). */
+static void status_note(char *buf, size_t len, const struct ptb_record *r, bool verbose)
 {
 	buf[0] = 0;
-	if (r->status == PTB_UNSTABLE && r->samples_are_trials) {
-		ptb_textf(buf, len, "unstable: %s", r->reason ? r->reason : "the CI is wider than the target");
-	} else if (r->status == PTB_UNSTABLE) {
+	if (r->has_value && verbose && r->samples_are_trials) {
+		ptb_textf(buf, len, "%s", r->reason ? r->reason : "");
+	} else if (r->has_value && verbose && r->status == PTB_UNSTABLE) {
 		double cv = ptb_jnum(r->json, "cv_pct");
-		ptb_textf(buf, len, "unstable: stopped at %s", ptb_jstr(r->json, "stop") ?: "a limit");
+		ptb_textf(buf, len, "the stopping rule never held: stopped at %s",
+			  ptb_jstr(r->json, "stop") ?: "a limit");
 		if (isfinite(cv))
-			ptb_appendf(buf, len, ", cv %.1f %%", cv);
+			ptb_appendf(buf, len, ", the timings' sd %.1f %% of their mean", cv);
 		if (r->reason)
 			ptb_appendf(buf, len, "; %s", r->reason);
-	} else if (r->status == PTB_OK && r->reason) {
-		ptb_textf(buf, len, "%s", r->reason);    /* two modes */
+	} else if (r->has_value) {
+		ptb_reason_unmarked(buf, len, r);
 	} else if (r->status != PTB_OK) {
 		bool na = r->status == PTB_NA;
 		if (r->reason)
@@ -130,29 +145,32 @@ static const char *no_value(const struct ptb_record *r)
 	return r->status == PTB_NA ? "N/A" : r->status_name;
 }
 
-/* The marks of a point's value: unstable, its status note, its notes. */
-static void point_marks(const struct ptb_record *r, struct ptb_footnotes *fn, char *marks,
-			size_t len)
+/* The marks of a point's value: the legend's, its status note and, with
+ * --verbose, its notes. */
+static void point_marks(const struct ptb_record *r, struct notes *nt, char *marks, size_t len)
 {
 	char note[512];
 	const json_t *notes = json_object_get(r->json, "notes");
-	snprintf(marks, len, "%s", r->status == PTB_UNSTABLE ? "*" : "");
-	status_note(note, sizeof note, r);
+	nt->used |= ptb_record_marks(r);
+	ptb_marks_text(marks, len, ptb_record_marks(r));
+	status_note(note, sizeof note, r, nt->verbose);
 	if (*note)
-		add_mark(marks, len, fn, note);
-	if (json_object_size(notes) > 0) {
+		add_mark(marks, len, nt, note);
+	if (nt->verbose && json_object_size(notes) > 0) {
 		notes_text(note, sizeof note, notes);
-		add_mark(marks, len, fn, note);
+		add_mark(marks, len, nt, note);
 	}
 }
 
 /* The row's text cells: a group's rows in two columns, a lone row in one. */
-static void text_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+static void text_cells(struct ptb_grid *g, int y, const struct line *l, struct notes *nt)
 {
 	char name[256] = "";
 	ptb_textf(name, sizeof name, "%s", l->row.label);
+	if (l->row.time_sliced)
+		nt->used |= 1u << PTB_MARK_TIME_SLICE;
 	if (l->row.footnote)
-		add_mark(name, sizeof name, fn, l->row.footnote);
+		add_mark(name, sizeof name, nt, l->row.footnote);
 	if (*l->row.group) {
 		ptb_grid_set(g, y, 0, l->row.group);
 		ptb_grid_set(g, y, 1, name);
@@ -176,10 +194,10 @@ static void value_text(char *buf, size_t len, const struct ptb_record *r)
 		ptb_appendf(buf, len, " \u00b1%.0f %%", hw);
 }
 
-static void point_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+static void point_cells(struct ptb_grid *g, int y, const struct line *l, struct notes *nt)
 {
-	char value[64], marks[64];
-	text_cells(g, y, l, fn);
+	char value[128], marks[64];
+	text_cells(g, y, l, nt);
 	if (l->rec->has_value) {
 		char rel[96];
 		value_text(value, sizeof value, l->rec);
@@ -188,7 +206,7 @@ static void point_cells(struct ptb_grid *g, int y, const struct line *l, struct 
 	} else
 		ptb_textf(value, sizeof value, "%s", no_value(l->rec));
 	ptb_grid_set(g, y, 2, *value ? value : "-");
-	point_marks(l->rec, fn, marks, sizeof marks);
+	point_marks(l->rec, nt, marks, sizeof marks);
 	ptb_grid_tail(g, y, marks);
 }
 
@@ -203,38 +221,34 @@ static void inputs_text(char *buf, size_t len, const json_t *inputs)
 			    json_string_value(v) ?: "?");
 }
 
-static void logp_cells(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn)
+static void logp_cells(struct ptb_grid *g, int y, const struct line *l, struct notes *nt)
 {
 	const struct ptb_record *r = l->rec;
 	const json_t *inputs = json_object_get(r->json, "inputs");
-	char value[64], marks[64] = "", note[512];
-	text_cells(g, y, l, fn);
+	char value[64], marks[64] = "", note[1024];
+	text_cells(g, y, l, nt);
+	point_marks(r, nt, marks, sizeof marks);
 	if (!r->has_value) {
 		ptb_grid_set(g, y, 2, no_value(r));
-		point_marks(r, fn, marks, sizeof marks);
 		ptb_grid_tail(g, y, marks);
 		return;
 	}
-	if (r->status == PTB_UNSTABLE)
-		snprintf(marks, sizeof marks, "*");
-	if (r->reason)
-		add_mark(marks, sizeof marks, fn, r->reason);
 	for (int c = 0; c < NLOGP; c++) {
 		ptb_fmt_us(value, sizeof value, ptb_jnum(r->json, ptb_logp_fields[c].key));
 		ptb_grid_set(g, y, 2 + c, *value ? value : "-");
 	}
-	if (json_object_size(inputs) > 0) {
+	if (nt->verbose && json_object_size(inputs) > 0) {
 		inputs_text(note, sizeof note, inputs);
-		add_mark(marks, sizeof marks, fn, note);
+		add_mark(marks, sizeof marks, nt, note);
 	}
 	ptb_grid_tail(g, y, marks);
 }
 
-typedef void cells_fn(struct ptb_grid *g, int y, const struct line *l, struct ptb_footnotes *fn);
+typedef void cells_fn(struct ptb_grid *g, int y, const struct line *l, struct notes *nt);
 
 /* A section: a header row and one row per line, printed aligned. */
 static void section(FILE *out, const struct line *l, int n, int values,
-		    const char *const *heads, cells_fn *row, struct ptb_footnotes *fn)
+		    const char *const *heads, cells_fn *row, struct notes *nt)
 {
 	struct ptb_grid g;
 	if (ptb_grid_init(&g, n + 1, 2 + values, 2) < 0)
@@ -245,7 +259,7 @@ static void section(FILE *out, const struct line *l, int n, int values,
 	for (int c = 0; c < values; c++)
 		ptb_grid_set(&g, 0, 2 + c, heads[1 + c]);
 	for (int i = 0; i < n; i++)
-		row(&g, i + 1, &l[i], fn);
+		row(&g, i + 1, &l[i], nt);
 	ptb_grid_print(out, &g, PTB_GRID_TEXT, NULL, 0);
 	ptb_grid_free(&g);
 }
@@ -291,25 +305,43 @@ static void warnings(FILE *out, const json_t *ctx)
 		return;
 	fprintf(out, "\nWarnings:\n");
 	json_array_foreach(w, i, v)
-		if (json_is_string(v))
-			line(out, "  ", json_string_value(v), "\n");
+		if (json_is_string(v)) {
+			char *text = ptb_printable(json_string_value(v));
+			fputs("  ", out);
+			ptb_fputs_wrapped(out, text ? text : "?", PTB_REPORT_WIDTH - 2, 4);
+			free(text);
+		}
 }
 
 /* "Not on this machine: smt, cross_numa (1 PU per core, 1 NUMA node)" */
-static void absent_line(FILE *out, unsigned absent)
+static void absent_line(FILE *out, const struct ptb_absent *absent)
 {
-	char text[256];
+	char text[384], line[512];
 	ptb_absent_text(text, sizeof text, absent);
-	if (*text)
-		fprintf(out, "\nNot on this machine: %s\n", text);
+	snprintf(line, sizeof line, "Not on this machine: %s", text);
+	if (*text) {
+		fputc('\n', out);
+		ptb_fputs_wrapped(out, line, PTB_REPORT_WIDTH, 2);
+	}
+}
+
+/* The legend of the marks used, then the numbered footnotes. */
+static void notes_block(FILE *out, const struct notes *nt)
+{
+	char line[512];
+	if (nt->fn.n || nt->used)
+		fputc('\n', out);
+	for (int i = 0; ptb_legend_line(nt->used, i, line, sizeof line); i++)
+		ptb_fputs_wrapped(out, line, PTB_REPORT_WIDTH, 4);
+	ptb_footnotes_print_wrapped(out, &nt->fn, PTB_REPORT_WIDTH);
 }
 
 void ptb_report_table(FILE *out, const struct ptb_runfile *run, const struct ptb_report_opts *o)
 {
 	const char *main_heads[] = { "Test", run->host ?: "value" };
 	const char *logp_heads[1 + NLOGP] = { "" };
-	struct ptb_footnotes fn = { 0 };
-	unsigned absent = 0;
+	struct notes nt = { .verbose = o->verbose };
+	struct ptb_absent absent = { 0 };
 	int n, nlogp;
 	struct line *rows = collect(run, false, o->all_rows, &absent, &n);
 	struct line *logp = collect(run, true, o->all_rows, &absent, &nlogp);
@@ -317,23 +349,22 @@ void ptb_report_table(FILE *out, const struct ptb_runfile *run, const struct ptb
 		logp_heads[1 + c] = ptb_logp_fields[c].head;
 	header(out, run);
 	if (rows && logp) {
-		section(out, rows, n, 1, main_heads, point_cells, &fn);
-		absent_line(out, absent);
+		section(out, rows, n, 1, main_heads, point_cells, &nt);
+		absent_line(out, &absent);
 		if (nlogp) {
-			fprintf(out, "\nLogP parameters in µs (L = RTT/2 - o_s - o_r; "
-				"g the gap between sends)\n");
-			section(out, logp, nlogp, NLOGP, logp_heads, logp_cells, &fn);
+			fprintf(out, "\nLogP parameters in µs: o_s and o_r the sender's and the "
+				"receiver's overhead,\nRTT the round trip, L = RTT/2 - o_s - o_r "
+				"the latency, g the gap between sends\n");
+			section(out, logp, nlogp, NLOGP, logp_heads, logp_cells, &nt);
 		}
-		ptb_report_levels(out, run, &fn);
+		nt.used |= ptb_report_levels(out, run, &nt.fn);
 	}
 	for (size_t i = 0; i < run->n; i++)
 		if (ptb_matrix_is(&run->rec[i]))
 			ptb_report_matrix(out, &run->rec[i]);
-	if (fn.n)
-		fputc('\n', out);
-	ptb_footnotes_print(out, &fn);
+	notes_block(out, &nt);
 	warnings(out, run->context);
-	ptb_footnotes_free(&fn);
+	ptb_footnotes_free(&nt.fn);
 	free(rows);
 	free(logp);
 }

@@ -174,7 +174,7 @@ static void plots(FILE *out, struct ptb_runfile *const *runs, int n,
 int ptb_page_report(FILE *out, struct ptb_runfile *const *runs, int n,
 		    const struct ptb_page_opts *o)
 {
-	struct ptb_table_opts t = { PTB_TABLE_HTML, o->stat, o->all_rows, true };
+	struct ptb_table_opts t = { PTB_TABLE_HTML, o->stat, o->all_rows, true, o->verbose };
 	char (*names)[192] = calloc((size_t)n + 1, sizeof *names);
 	char title[512] = "ptbench report: ";
 	int rc = -1;

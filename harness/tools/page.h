@@ -31,6 +31,7 @@ struct ptb_page_opts {
 	enum ptb_table_stat stat;
 	bool all_rows;          /* as struct ptb_table_opts's */
 	bool plots;             /* false: the page says they were left out */
+	bool verbose;           /* as struct ptb_table_opts's */
 };
 
 /* The report page of n runs.  0, or -1 when out of memory. */

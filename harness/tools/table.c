@@ -3,8 +3,9 @@
  * `ptbench table FILE...`: result files side by side, one column per
  * machine, one row per benchmark and variable values, laid out like Table 1
  * of de Supinski & May (1999) -- values in µs, N/A cells with footnoted
- * reasons, unstable values marked -- and under it a block saying what each
- * machine was (tools/machines.c).  Rows come from report/rows.c in its
+ * reasons, unstable values marked as the legend under the table says
+ * (report/legend.h) -- and under it a block saying what each machine was
+ * (tools/machines.c).  Rows come from report/rows.c in its
  * order; a derived LogP record becomes five rows, o_s, o_r, RTT, L and g,
  * under a group naming the mechanism and placement, each value footnoted
  * with the points it was derived from (a placement no machine has figures
@@ -30,6 +31,7 @@
 #include "report/absent.h"
 #include "report/format.h"
 #include "report/grid.h"
+#include "report/legend.h"
 #include "report/rows.h"
 #include "text/text.h"
 #include "tools/page.h"
@@ -39,29 +41,28 @@ static const char *const format_names[PTB_TABLE_FORMATS] = { "md", "csv", "html"
 
 #define NLOGP PTB_LOGP_NFIELDS
 
-/* As the run's own table marks them. */
-#define UNSTABLE_MARK "*"
-
 struct row {
 	int order, sub, seq;       /* sort keys: rows.c's order, LogP field, arrival */
+	double num;                /* rows.c's numeric sort key, or NAN */
 	bool hidden;               /* folded into the row above it */
 	char group[192], label[128];
 	const char *footnote;      /* rows.c's: how our test differs from the paper's */
+	bool time_sliced;          /* rows.c's: bounded by the scheduler */
 	const struct ptb_record **rec;   /* per column; NULL = the machine has no such point */
 };
 
 struct table {
 	int ncols, nrows, cap;
 	enum ptb_table_stat stat;
-	bool all_rows;
+	bool all_rows, verbose;
 	struct ptb_runfile *const *runs;
 	char (*names)[192];
-	unsigned *absent;          /* per column: the placements its machine lacks (bits) */
+	struct ptb_absent *absent; /* per column: what its machine lacks */
 	char (*absent_note)[384];  /* per column: the footnote naming them, or "" */
 	struct row *row;
 	json_t *index;             /* row identity -> index into row */
 	struct ptb_footnotes notes;
-	bool any_unstable;
+	unsigned used;             /* the legend's marks used */
 };
 
 int ptb_table_format_from_name(const char *name)
@@ -80,10 +81,12 @@ static int row_cmp(const void *a, const void *b)
 	int c;
 	if (x->order != y->order)
 		return x->order < y->order ? -1 : 1;
-	if ((c = strverscmp(x->group, y->group)))
+	if ((c = strverscmp(*x->group ? x->group : x->label, *y->group ? y->group : y->label)))
 		return c;
 	if (x->sub != y->sub)
 		return x->sub < y->sub ? -1 : 1;
+	if (isfinite(x->num) && isfinite(y->num) && x->num != y->num)
+		return x->num < y->num ? -1 : 1;
 	if ((c = strverscmp(x->label, y->label)))
 		return c;
 	return (x->seq > y->seq) - (x->seq < y->seq);
@@ -145,7 +148,7 @@ static int place_in_row(struct table *t, int c, struct row *key, const struct pt
 /* Is the record N/A at a placement its machine lacks, and so folded? */
 static bool folded(const struct table *t, int c, const struct ptb_record *rec)
 {
-	return !t->all_rows && ptb_absent_placement(t->runs[c], rec) >= 0;
+	return !t->all_rows && ptb_absent_add(t->runs[c], rec, NULL);
 }
 
 /* Put a record into its row(s). */
@@ -155,7 +158,7 @@ static int place_record(struct table *t, int c, const struct ptb_record *rec)
 	struct row key = { 0 };
 	bool logp = rec->is_derived;
 	if (folded(t, c, rec))
-		t->absent[c] |= 1u << ptb_absent_placement(t->runs[c], rec);
+		ptb_absent_add(t->runs[c], rec, &t->absent[c]);
 	if (logp && !ptb_logp_mechanism_of(rec->bench))
 		return 0;   /* the cache levels are one machine's detail, not a row */
 	if (ptb_matrix_is(rec))
@@ -163,6 +166,8 @@ static int place_record(struct table *t, int c, const struct ptb_record *rec)
 	ptb_row_of(rec->bench, rec->params, &pr);
 	key.order = pr.order;
 	key.footnote = pr.footnote;
+	key.time_sliced = pr.time_sliced;
+	key.num = pr.num;
 	for (int f = 0; f < (logp ? NLOGP : 1); f++) {
 		if (logp) {
 			ptb_textf(key.group, sizeof key.group, "%s, %s", pr.group, pr.label);
@@ -185,10 +190,15 @@ struct marks {
 	int n, num[8];
 };
 
+/* The note's numbers are rounded to three significant digits. */
 static void cell_mark(struct table *t, struct marks *m, const char *note)
 {
+	char plain[1024];
 	int k;
-	if (!note || !*note || m->n == 8 || !(k = ptb_footnote(&t->notes, note)))
+	if (!note || !*note || m->n == 8)
+		return;
+	ptb_fmt_round(plain, sizeof plain, note, 3);
+	if (!(k = ptb_footnote(&t->notes, plain)))
 		return;
 	for (int i = 0; i < m->n; i++)
 		if (m->num[i] == k)
@@ -229,9 +239,11 @@ static void value_cell(struct table *t, const struct row *r, const struct ptb_re
 		value_text(t, rec, v, buf, len);
 	if (!isnan(v) && !r->sub && t->stat == PTB_STAT_MEAN && isfinite(hw))
 		ptb_appendf(buf, len, hw < 1 ? " \u00b1<1 %%" : " \u00b1%.0f %%", hw);
-	if (rec->status == PTB_UNSTABLE && !isnan(v)) {
-		ptb_appendf(buf, len, "%s", UNSTABLE_MARK);
-		t->any_unstable = true;
+	if (!isnan(v)) {
+		char marks[32];
+		ptb_marks_text(marks, sizeof marks, ptb_record_marks(rec));
+		ptb_appendf(buf, len, "%s", marks);
+		t->used |= ptb_record_marks(rec);
 	}
 }
 
@@ -252,15 +264,26 @@ static void table_cell(struct table *t, const struct row *r, int c, char *buf, s
 		append_marks(&m, buf, len);
 		return;
 	}
+	char why[1024];
 	if (rec->has_value)
 		value_cell(t, r, rec, &note, buf, len);
 	else
 		ptb_textf(buf, len, "%s", rec->status == PTB_NA ? "N/A" : rec->status_name);
-	cell_mark(t, &m, rec->reason);
+	if (t->verbose || !rec->has_value)
+		ptb_textf(why, sizeof why, "%s", rec->reason ? rec->reason : "");
+	else
+		ptb_reason_unmarked(why, sizeof why, rec);
+	cell_mark(t, &m, why);
 	cell_mark(t, &m, note);
 	json_array_foreach(json_object_get(rec->json, "footnotes"), i, fn)
 		cell_mark(t, &m, json_string_value(fn));
-	if (r->sub && rec->has_value) {
+	if (t->verbose && !r->sub && json_object_size(json_object_get(rec->json, "notes"))) {
+		char text[1024];
+		ptb_fmt_params(text, sizeof text, json_object_get(rec->json, "notes"), ", ");
+		ptb_textf(why, sizeof why, "noted by the benchmark: %s", text);
+		cell_mark(t, &m, why);
+	}
+	if (t->verbose && r->sub && rec->has_value) {
 		const char *key = ptb_logp_fields[r->sub - 1].key;
 		const char *in = ptb_jstr(json_object_get(rec->json, "inputs"), key);
 		char why[256];
@@ -314,9 +337,9 @@ static void hide_folded(struct table *t)
  * "vm (AMD EPYC): not on this machine: smt, cross_numa (...)". */
 static void absent_notes(struct table *t)
 {
-	char text[256];
+	char text[384];
 	for (int c = 0; c < t->ncols; c++) {
-		ptb_absent_text(text, sizeof text, t->absent[c]);
+		ptb_absent_text(text, sizeof text, &t->absent[c]);
 		t->absent_note[c][0] = 0;
 		if (!*text)
 			continue;
@@ -344,6 +367,8 @@ static int build_grid(struct table *t, struct ptb_grid *g)
 		struct marks m = { 0 };
 		if (r->hidden)
 			continue;
+		if (r->time_sliced)
+			t->used |= 1u << PTB_MARK_TIME_SLICE;
 		ptb_textf(buf, sizeof buf, "%s", r->label);
 		cell_mark(t, &m, r->sub <= 1 ? r->footnote : NULL);
 		append_marks(&m, buf, sizeof buf);
@@ -359,28 +384,6 @@ static int build_grid(struct table *t, struct ptb_grid *g)
 }
 
 /* ---- printing ----------------------------------------------------------- */
-
-static const char unstable_legend[] =
-	"Values marked " UNSTABLE_MARK " are unstable: the stopping rule never held; "
-	"the figure is that of the timings taken.";
-
-/* Footnotes as rows "[n]", text (and the unstable legend), for CSV. */
-static int build_notes(const struct table *t, struct ptb_grid *n)
-{
-	char num[16];
-	if (ptb_grid_init(n, t->notes.n + t->any_unstable, 2, 2))
-		return -1;
-	for (int i = 0; i < t->notes.n; i++) {
-		snprintf(num, sizeof num, "[%d]", i + 1);
-		ptb_grid_set(n, i, 0, num);
-		ptb_grid_set(n, i, 1, t->notes.text[i]);
-	}
-	if (t->any_unstable) {
-		ptb_grid_set(n, t->notes.n, 0, UNSTABLE_MARK);
-		ptb_grid_set(n, t->notes.n, 1, unstable_legend);
-	}
-	return 0;
-}
 
 /* The machine block in Markdown: a list per machine, long texts and all. */
 static void print_md_machines(FILE *out, const struct ptb_grid *m)
@@ -402,15 +405,7 @@ static void print_html(FILE *out, const struct table *t, const char *caption,
 		ptb_page_open(out, "ptbench table");
 	ptb_page_para(out, "caption", caption);
 	ptb_page_grid(out, g);
-	fputs("<div class=\"notes\">\n", out);
-	if (t->any_unstable)
-		ptb_page_para(out, NULL, unstable_legend);
-	for (int i = 0; i < t->notes.n; i++) {
-		fprintf(out, "<p>[%d] ", i + 1);
-		ptb_html_text(out, t->notes.text[i]);
-		fputs("</p>\n", out);
-	}
-	fputs("</div>\n", out);
+	ptb_table_notes(out, PTB_TABLE_HTML, &t->notes, t->used);
 	if (fragment)
 		return;
 	fputs("<h2 id=\"machines\">Machines</h2>\n", out);
@@ -432,16 +427,14 @@ static int print_table(FILE *out, struct table *t, const struct ptb_table_opts *
 		 ", \u00b1 the half-width of its 95 % CI" : "");
 	absent_notes(t);
 	if (build_grid(t, &g) || ptb_machines_grid(&m, t->runs, t->ncols, t->names) ||
-	    build_notes(t, &n))
+	    ptb_table_notes_grid(&n, &t->notes, t->used))
 		goto out;
 	switch (o->format) {
 	case PTB_TABLE_MD:
 		fprintf(out, "%s\n\n", caption);
 		ptb_grid_print(out, &g, PTB_GRID_MD, NULL, 0);
 		fputc('\n', out);
-		if (t->any_unstable)
-			fprintf(out, "%s\n", unstable_legend);
-		ptb_footnotes_print(out, &t->notes);
+		ptb_table_notes(out, PTB_TABLE_MD, &t->notes, t->used);
 		print_md_machines(out, &m);
 		break;
 	case PTB_TABLE_CSV:
@@ -464,8 +457,8 @@ out:
 int ptb_table_print(FILE *out, struct ptb_runfile *const *runs, int n,
 		    const struct ptb_table_opts *o)
 {
-	struct table t = { .ncols = n, .stat = o->stat, .all_rows = o->all_rows, .runs = runs,
-			   .index = json_object() };
+	struct table t = { .ncols = n, .stat = o->stat, .all_rows = o->all_rows,
+			   .verbose = o->verbose, .runs = runs, .index = json_object() };
 	int rc = t.index ? 0 : -1;
 	t.names = calloc((size_t)n + 1, sizeof *t.names);
 	t.absent = calloc((size_t)n + 1, sizeof *t.absent);

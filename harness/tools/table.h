@@ -11,6 +11,7 @@
 #include <stdio.h>
 
 #include "record/model.h"
+#include "report/format.h"
 #include "report/grid.h"
 
 enum ptb_table_format { PTB_TABLE_MD, PTB_TABLE_CSV, PTB_TABLE_HTML, PTB_TABLE_FORMATS };
@@ -31,6 +32,10 @@ struct ptb_table_opts {
 	/* HTML: the caption, the table and its notes only, for a page built
 	 * around them (tools/page.c); otherwise a whole page. */
 	bool fragment;
+	/* The diagnostics a benchmark noted, the inputs of a LogP parameter
+	 * and the harness's account of an unstable point, as footnotes; else
+	 * only the legend's marks say what needs saying (report/legend.h). */
+	bool verbose;
 };
 
 /* Print the table of n runs (columns in this order).  0, or -1 when out of
@@ -43,6 +48,13 @@ int ptb_table_print(FILE *out, struct ptb_runfile *const *runs, int n,
  * (only the mean was recorded), else NULL. */
 const char *ptb_table_stat_words(enum ptb_table_stat stat);
 double ptb_table_figure(enum ptb_table_stat stat, const struct ptb_record *rec, const char **note);
+
+/* The notes under a table (tools/table-notes.c): the legend of the marks
+ * used (report/legend.h), then the numbered footnotes; as Markdown or HTML,
+ * or as a grid of rows "MARK", text and "[n]", text for CSV. */
+void ptb_table_notes(FILE *out, enum ptb_table_format f, const struct ptb_footnotes *notes,
+		     unsigned used);
+int ptb_table_notes_grid(struct ptb_grid *g, const struct ptb_footnotes *notes, unsigned used);
 
 /* The machine block (tools/machines.c): a header row "Machine", names...,
  * then one row per fact that some machine has.  names[i] is column i's. */
