@@ -39,7 +39,7 @@ static const char ab_usage[] =
 	"                       (default 0.05, Bonferroni over the points)\n"
 	"  --time S             the comparison's deadline: no trial runs past it\n"
 	"                       (default: 45 s, longer if a point needs it to\n"
-	"                       reach --min-pairs)\n"
+	"                       have pairs enough for a verdict)\n"
 	"  --min-pairs N        pairs before a point may be decided (default 12)\n"
 	"  --format FMT         md (default), csv or json\n"
 	"  -o FILE              write the report to FILE, whole or not at all\n"

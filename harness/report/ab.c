@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "record/runfile.h"
 #include "report/ab.h"
 #include "report/format.h"
 #include "text/text.h"
@@ -197,4 +198,27 @@ int ptb_ab_format_from_name(const char *name)
 void ptb_ab_print(FILE *out, const struct ptb_ab_report *r, enum ptb_ab_format f)
 {
 	formats[f].print(out, r);
+}
+
+int ptb_ab_write(const struct ptb_ab_report *r, enum ptb_ab_format f, const char *path,
+		 FILE *out, char *err, size_t errlen)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&text, &len);
+	int rc = -1;
+	if (!mem) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	ptb_ab_print(mem, r, f);
+	bool whole = fclose(mem) == 0;
+	if (!whole)
+		snprintf(err, errlen, "out of memory");
+	else if (!path || ptb_text_write_atomic(text, len, path, err, errlen) == 0)
+		rc = 0;
+	if (whole && (!path || rc))
+		fwrite(text, 1, len, out);    /* stdout's errors: cli/cli.c */
+	free(text);
+	return rc;
 }

@@ -13,6 +13,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #include "stats/paired.h"
@@ -45,6 +46,11 @@ enum ptb_ab_format { PTB_AB_MD, PTB_AB_CSV, PTB_AB_JSON, PTB_AB_FORMATS };
 int ptb_ab_format_from_name(const char *name);
 
 void ptb_ab_print(FILE *out, const struct ptb_ab_report *r, enum ptb_ab_format f);
+/* The report in format f, whole: atomically at path (record/runfile.h),
+ * or on out when path is NULL or cannot be written.  0, or -1 with err
+ * when it was not saved at path. */
+int ptb_ab_write(const struct ptb_ab_report *r, enum ptb_ab_format f, const char *path,
+		 FILE *out, char *err, size_t errlen);
 /* "smt, cross_package (needs 2 PUs in one core; needs 2 packages)": the
  * placements left out, with what each needs; "" when none. */
 void ptb_ab_absent_text(char *buf, size_t len, const json_t *absent);

@@ -13,10 +13,10 @@
  *
  * --time is a deadline: no trial starts after it, and a trial still
  * running at it is cut short (its half pair is dropped), so that the
- * comparison ends within moments of it.  (Without --time, the 45 s of the
- * default are extended until every point has its minimum of pairs.)  A point that then has fewer
- * pairs than the minimum -- or when interrupted -- has no verdict: it is
- * "not compared", never "same" by default.  Points at a placement this
+ * comparison ends within moments of it.  Without --time, the default 45 s
+ * are extended until every point has pairs enough to be judged.  A point
+ * that then has fewer pairs than the minimum -- or when interrupted -- has
+ * no verdict: it is "not compared", never "same" by default.  Points at a placement this
  * machine cannot have (the workers would only say N/A) are left out before
  * anything is measured, and said in one line.
  */
@@ -30,11 +30,11 @@
 
 #include "machine/system.h"
 #include "platform/topology.h"
-#include "record/runfile.h"
 #include "report/ab.h"
 #include "run/ab.h"
 #include "run/suite.h"
 #include "run/worker.h"
+#include "stats/paired.h"
 #include "stats/random.h"
 
 #define MAX_PAIRS 400
@@ -59,6 +59,7 @@ struct ab {
 	int npts;
 	struct ptb_rng rng;
 	double deadline;               /* start + --time */
+	int need;                      /* pairs that can give a verdict */
 	bool time_up;
 	const struct ptb_pair *pair;   /* the placements this machine offers */
 	unsigned absent;               /* placements left out, bit per placement */
@@ -270,11 +271,24 @@ static bool decided(const struct ab *a, const struct apoint *p)
 	return p->n >= MAX_PAIRS || (p->looked && p->out.judged.verdict != PTB_INCONCLUSIVE);
 }
 
-/* Whether every point has its minimum of pairs or is decided. */
-static bool all_have_min(const struct ab *a)
+/* The pairs a point needs before its last look can give a verdict: the
+ * minimum, or more where that many cannot give an interval at the level of
+ * a look (many points, many looks). */
+static int pairs_needed(const struct ab *a)
+{
+	int looks = ptb_ab_looks(a->o->min_pairs), lo, hi;
+	double level = 1 - a->o->alpha / ((a->npts ? a->npts : 1) * looks), exact;
+	int n = a->o->min_pairs;
+	while (n < MAX_PAIRS && !ptb_median_ranks_at(n, level, &lo, &hi, &exact))
+		n++;
+	return n;
+}
+
+/* Whether every point has the pairs it needs or is decided. */
+static bool all_can_be_judged(const struct ab *a)
 {
 	for (int i = 0; i < a->npts; i++)
-		if (!a->pts[i].done && a->pts[i].n < a->o->min_pairs)
+		if (!a->pts[i].done && a->pts[i].n < a->need)
 			return false;
 	return true;
 }
@@ -284,7 +298,7 @@ static bool all_have_min(const struct ab *a)
 static bool stopped(struct ab *a)
 {
 	if (!a->time_up && ptb_now_s() >= a->deadline)
-		a->time_up = a->o->budget_given || all_have_min(a);
+		a->time_up = a->o->budget_given || all_can_be_judged(a);
 	return ptb_run_interrupted || a->time_up;
 }
 
@@ -377,48 +391,30 @@ static int exit_status(const struct ab *a, bool interrupted)
 	return failed || unjudged ? 2 : regressions ? 1 : 0;
 }
 
-/* The report, whole, on stdout or atomically in -o's file.  0, or -1 when
- * it could not be saved (it then goes to stdout). */
+/* The report, on stdout or in -o's file.  0, or -1 when it could not be
+ * saved (it then went to stdout). */
 static int report(const struct ab *a, double seconds, bool interrupted)
 {
-	int looks = ptb_ab_looks(a->o->min_pairs), rc = 0;
+	int looks = ptb_ab_looks(a->o->min_pairs), rc = -1;
 	json_t *absent = absent_json(a);
 	struct ptb_ab_report r = { a->o->program[0], a->o->program[1], a->o->threshold_pct,
 				   a->o->alpha, 1 - a->o->alpha / ((a->npts ? a->npts : 1) * looks),
 				   a->o->run.seed, seconds, interrupted, a->npts, looks, NULL,
 				   absent };
 	struct ptb_ab_point *pts = calloc((size_t)a->npts + 1, sizeof *pts);
-	char *text = NULL, err[512];
-	size_t len = 0;
-	FILE *mem = open_memstream(&text, &len);
-	if (!pts || !mem) {
-		fprintf(stderr, "ptbench ab: out of memory\n");
-		rc = -1;
-		goto out;
+	char err[512];
+	if (pts) {
+		for (int i = 0; i < a->npts; i++)
+			pts[i] = a->pts[i].out;
+		r.pts = pts;
+		rc = ptb_ab_write(&r, a->o->format, a->o->out_path, stdout, err, sizeof err);
+	} else {
+		snprintf(err, sizeof err, "out of memory");
 	}
-	for (int i = 0; i < a->npts; i++)
-		pts[i] = a->pts[i].out;
-	r.pts = pts;
-	ptb_ab_print(mem, &r, a->o->format);
-	if (fclose(mem)) {
-		mem = NULL;
-		rc = -1;
-		goto out;
-	}
-	mem = NULL;
-	if (a->o->out_path && ptb_text_write_atomic(text, len, a->o->out_path, err, sizeof err)) {
+	if (rc)
 		fprintf(stderr, "ptbench ab: the report was NOT saved: %s\n", err);
-		rc = -1;
-	}
-	if (!a->o->out_path || rc)
-		fwrite(text, 1, len, stdout);
-	else
+	else if (a->o->out_path)
 		fprintf(stderr, "ptbench ab: report saved in %s\n", a->o->out_path);
-	fflush(stdout);
-out:
-	if (mem)
-		fclose(mem);
-	free(text);
 	free(pts);
 	json_decref(absent);
 	return rc;
@@ -456,6 +452,7 @@ int ptb_ab_run(const struct ptb_ab_opts *o)
 		ptb_system_fini(&sys);
 		return 2;
 	}
+	a.need = pairs_needed(&a);
 	if (a.absent) {
 		json_t *absent = absent_json(&a);
 		char text[512];
