@@ -6,10 +6,11 @@
 # out, in one line, without changing the exit status; -o and --format
 # (md, csv, json) work in either place and refuse what they cannot do.
 #
-# The verdicts asked of real measurements here are made certain by
-# --threshold 1000 (a change of +-1000 % is "same") and --alpha 0.5 (6
-# pairs give an interval): an A/A comparison then is "same" whatever the
-# noise, so the exit status is 0 unless a point went uncompared.
+# The verdicts asked of real measurements here are A/A comparisons made
+# quick by --threshold 1000 (a change within +-1000 % is "same") and
+# --alpha 0.5 (6 pairs give an interval): a point is "same", or on a
+# wildly loaded machine "inconclusive" -- both exit 0 -- unless it went
+# uncompared; a regression would need 6 of 6 pairs to differ 11-fold.
 . "$top_srcdir/tests/tap.sh"
 
 work=$(mktemp -d)
@@ -22,7 +23,7 @@ sure="--threshold 1000 --alpha 0.5 --min-pairs 3"
 # --- an interrupt: 100 pairs are needed, none can be judged -------------
 "$P" ab --format json --time 60 --min-pairs 100 "$P" "$P" $q >int.json 2>int.err &
 pid=$!
-sleep 1
+sleep 2
 kill -INT $pid
 wait $pid
 rc=$?
@@ -59,10 +60,10 @@ check "--time 1: one line on stderr says so" \
 pl="-b mutex.pingpong -p placement=same_pu,smt,cross_core,cross_package,cross_numa"
 if command -v taskset >/dev/null 2>&1 && taskset -c 0 true 2>/dev/null; then
 	one=taskset1
-	taskset -c 0 "$P" ab --format json --time 60 $sure "$P" "$P" --quick $pl >pl.json 2>pl.err
+	taskset -c 0 "$P" ab --format json --time 20 $sure "$P" "$P" --quick $pl >pl.json 2>pl.err
 else
 	one=""
-	"$P" ab --format json --time 60 $sure "$P" "$P" --quick $pl >pl.json 2>pl.err
+	"$P" ab --format json --time 20 $sure "$P" "$P" --quick $pl >pl.json 2>pl.err
 fi
 rc=$?
 absent=$(sed -n 's/.*not on this machine, left out: \([a-z_, ]*\) (.*/\1/p' pl.err | tr -d ,)
@@ -73,7 +74,7 @@ if [ -n "$one" ]; then
 		test "$(echo $absent)" = "smt cross_core cross_package cross_numa"
 	check "one PU: same_pu is compared, exit 0 (got $rc)" \
 		sh -c "test $rc = 0 && test \"\$($JGET pl.json 'points.*.params.placement')\" = same_pu &&
-		       test \"\$($JGET pl.json points.0.verdict)\" = same"
+		       $JGET pl.json points.0.verdict | grep -qx -e same -e inconclusive"
 fi
 bad=""
 for a in $absent; do
@@ -97,15 +98,15 @@ if [ -n "$one" ]; then
 fi
 
 # --- -o and --format -----------------------------------------------------
-"$P" ab --format csv -o gate.csv --time 60 $sure "$P" "$P" $q -p threads=1 >out.txt 2>err.txt
+"$P" ab --format csv -o gate.csv --time 20 $sure "$P" "$P" $q -p threads=1 >out.txt 2>err.txt
 rc=$?
 check "--format csv -o FILE: exit 0 (got $rc)" test "$rc" = 0
 check "--format csv -o FILE: nothing on stdout, the file holds the report" \
 	sh -c "test ! -s out.txt && head -1 gate.csv | grep -q '^bench,params,verdict,reason,pairs,'"
 check "--format csv: one row per point, its verdict" \
-	sh -c "test \$(wc -l <gate.csv) = 2 && grep -q '^mutex.lockunlock,threads=1;.*,same,' gate.csv"
+	sh -c "test \$(wc -l <gate.csv) = 2 && grep -Eq '^mutex.lockunlock,threads=1;[^,]*,(same|inconclusive),' gate.csv"
 check "-o: stderr says where the report went" grep -q "report saved in gate.csv" err.txt
-"$P" ab --time 60 $sure "$P" "$P" $q -p threads=1 --format json -o gate.json >out.txt 2>err.txt
+"$P" ab --time 20 $sure "$P" "$P" $q -p threads=1 --format json -o gate.json >out.txt 2>err.txt
 rc=$?
 check "-o and --format after HEAD work too: exit 0 (got $rc)" \
 	sh -c "test $rc = 0 && test ! -s out.txt && test \"\$($JGET gate.json schema)\" = ptbench-ab/1"
