@@ -167,7 +167,7 @@ static void print_json(FILE *out, const struct ptb_ab_report *r)
 		json_array_append_new(pts, point_json(&r->pts[i]));
 	json_t *absent = r->absent ? json_deep_copy(r->absent) : json_object();
 	json_t *doc = json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:f, s:b, s:o, s:o}",
-				"schema", "ptbench-ab/1", "base", r->base, "head", r->head,
+				"schema", "ptbench-ab/2", "base", r->base, "head", r->head,
 				"threshold_pct", r->threshold_pct, "alpha", r->alpha,
 				"ci_level", r->level, "seed", (json_int_t)r->seed,
 				"looks", r->looks,
