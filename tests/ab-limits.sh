@@ -54,6 +54,11 @@ check "--time 1: the reason names the budget" \
 check "--time 1: one line on stderr says so" \
 	sh -c "test \$(wc -l <time.err) = 1 && grep -q 'not compared: too few pairs within --time 1 s' time.err"
 
+"$P" ab --time 0.5 --min-pairs 100 "$P" "$P" $q >time.md 2>/dev/null
+check "the table: each point's row says 'not compared' and why, no figure, no verdict" \
+	sh -c "test \$(grep -c '^| mutex.lockunlock .* | - | - | - | - | - | not compared: [0-9]* of the 100 pairs needed within --time 0.5 s |\$' time.md) = 2 &&
+	       ! grep '^| mutex' time.md | grep -q -e '| same |' -e '%'"
+
 # --- placements this machine cannot have --------------------------------
 # On one PU (taskset -c 0, on any machine) smt, cross_core, cross_package
 # and cross_numa cannot be; without taskset, the machine's own topology.
