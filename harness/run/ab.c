@@ -189,14 +189,14 @@ static enum side_outcome trial(struct ab *a, struct apoint *p, int s, double *es
 		const char *reason = json_string_value(json_object_get(answer, "reason"));
 		if (st && (!strcmp(st, "ok") || !strcmp(st, "unstable"))) {
 			*est = json_number_value(json_object_get(answer, "mean"));
-			snprintf(why, len, "%s without a positive estimate", st);
+			snprintf(why, len, "%s without a finite positive estimate", st);
 		} else {
 			snprintf(why, len, "%s%s%s", st ? st : "no status", reason ? ": " : "",
 				 reason ? reason : "");
 		}
 	}
 	json_decref(answer);
-	return *est > 0 ? SIDE_DONE : SIDE_FAILED;
+	return *est > 0 && isfinite(*est) ? SIDE_DONE : SIDE_FAILED;
 }
 
 /* The looks a point can get: at min_pairs x 2^k up to MAX_PAIRS, and the
@@ -265,9 +265,8 @@ static bool pair(struct ab *a, struct apoint *p)
 	return true;
 }
 
-static bool decided(const struct ab *a, const struct apoint *p)
+static bool decided(const struct apoint *p)
 {
-	(void)a;
 	return p->n >= MAX_PAIRS || (p->looked && p->out.judged.verdict != PTB_INCONCLUSIVE);
 }
 
@@ -320,14 +319,15 @@ static bool run_round(struct ab *a, int *order)
 	for (int k = 0; k < n && !stopped(a); k++) {
 		struct apoint *p = &a->pts[order[k]];
 		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "\r\033[Kptbench ab: %.0f s left, %s: %d pairs",
-				a->deadline - ptb_now_s(), p->out.bench, p->n);
+			fprintf(stderr, "\r\033[Kptbench ab: %.0f s of %g, %s: %d pairs",
+				ptb_now_s() - (a->deadline - a->o->budget_s), a->o->budget_s,
+				p->out.bench, p->n);
 		if (!pair(a, p))
 			continue;
 		if (!is_look(a, p))
 			continue;
 		judge(a, p);
-		p->done = decided(a, p);
+		p->done = decided(p);
 	}
 	for (int s = 0; s < 2; s++)
 		ptb_worker_stop(&a->worker[s]);
