@@ -66,7 +66,7 @@ def pct(r):
     return "-" if r is None else "%+.1f %%" % (100 * (r - 1))
 for p in doc["points"]:
     name = " ".join([p["bench"]] + ["%s=%s" % kv for kv in sorted(p["params"].items())])
-    if p["verdict"] == "failed":
+    if p["verdict"] in ("not compared", "failed"):  # "failed": ptbench-ab/1
         print("| %s | not compared: %s | | | | |" % (name, p["reason"]))
         continue
     ci = p["ratio_ci95"]

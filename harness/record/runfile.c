@@ -107,17 +107,30 @@ static void sync_dir_of(const char *path)
 	}
 }
 
+/* What a writer puts in the temporary file: 0, or -1 on a write error. */
+typedef int (*emit_fn)(FILE *out, const void *what);
+
+static int emit_run(FILE *out, const void *run)
+{
+	return ptb_run_dump(out, run);
+}
+
+struct text { const char *s; size_t len; };
+
+static int emit_text(FILE *out, const void *what)
+{
+	const struct text *t = what;
+	return fwrite(t->s, 1, t->len, out) == t->len ? 0 : -1;
+}
+
 /* The temporary file is in the target's directory so that rename(2) is
  * atomic; whatever fails, it is removed and the target left as it was. */
-int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t errlen)
+static int write_atomic(const char *path, emit_fn emit, const void *what, char *err,
+			size_t errlen)
 {
 	char tmp[4096];
 	FILE *f;
 	int fd;
-	if (!json_is_object(run)) {
-		ptb_errf(err, errlen, "%s: not written: the document is not a run", path);
-		return -1;
-	}
 	if (ptb_run_tmp_name(path, getpid(), tmp, sizeof tmp) < 0) {
 		ptb_errf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
 		return -1;
@@ -134,7 +147,7 @@ int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t 
 		return -1;
 	}
 	errno = EIO;    /* a dump that fails for want of memory sets none */
-	bool ok = ptb_run_dump(f, run) == 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
+	bool ok = emit(f, what) == 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
 	int saved = errno;
 	if (fclose(f) && ok) {
 		ok = false;
@@ -151,6 +164,22 @@ int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t 
 	}
 	sync_dir_of(path);
 	return 0;
+}
+
+int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t errlen)
+{
+	if (!json_is_object(run)) {
+		ptb_errf(err, errlen, "%s: not written: the document is not a run", path);
+		return -1;
+	}
+	return write_atomic(path, emit_run, run, err, errlen);
+}
+
+int ptb_text_write_atomic(const char *text, size_t len, const char *path, char *err,
+			  size_t errlen)
+{
+	struct text t = { text, len };
+	return write_atomic(path, emit_text, &t, err, errlen);
 }
 
 

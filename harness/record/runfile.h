@@ -23,6 +23,9 @@ json_t *ptb_run_new(json_t *context);
 int ptb_run_dump(FILE *out, const json_t *run);
 /* Write to path via a temporary file and rename(2). 0, or -1 with err. */
 int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t errlen);
+/* The same for any text (a report): the whole of it, or nothing, at path. */
+int ptb_text_write_atomic(const char *text, size_t len, const char *path, char *err,
+			  size_t errlen);
 /* Read and validate a result file. NULL with err = one line on failure
  * ("FILE: results[3]: missing field 'bench'"). */
 json_t *ptb_run_load(const char *path, char *err, size_t errlen);

@@ -10,6 +10,15 @@
  * verdict in the whole comparison stays at most alpha however early it
  * stops (Bonferroni over looks as well as points).  A trial that fails on either
  * side ends that point: the comparison then exits 2 and says which side.
+ *
+ * --time is a deadline: no trial starts after it, and a trial still
+ * running at it is cut short (its half pair is dropped), so that the
+ * comparison ends within moments of it.  Without --time, the default 45 s
+ * are extended until every point has pairs enough to be judged.  A point
+ * that then has fewer pairs than the minimum -- or when interrupted -- has
+ * no verdict: it is "not compared", never "same" by default.  Points at a placement this
+ * machine cannot have (the workers would only say N/A) are left out before
+ * anything is measured, and said in one line.
  */
 #include "config.h"
 
@@ -19,10 +28,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "machine/system.h"
+#include "platform/topology.h"
 #include "report/ab.h"
 #include "run/ab.h"
 #include "run/suite.h"
 #include "run/worker.h"
+#include "stats/paired.h"
 #include "stats/random.h"
 
 #define MAX_PAIRS 400
@@ -35,6 +47,8 @@ struct apoint {
 	double *lr, *ns[2];
 	int n, cap;
 	bool done;
+	bool looked;                   /* judged at least once */
+	bool failed;                   /* a side's trial failed */
 };
 
 struct ab {
@@ -44,8 +58,33 @@ struct ab {
 	struct apoint *pts;
 	int npts;
 	struct ptb_rng rng;
-	double spent_s;
+	double deadline;               /* start + --time */
+	int need;                      /* pairs that can give a verdict */
+	bool time_up;
+	const struct ptb_pair *pair;   /* the placements this machine offers */
+	unsigned absent;               /* placements left out, bit per placement */
 };
+
+/* The placement of a point that this machine lacks, or -1: the point
+ * would be N/A on both sides, no news about either, and is left out as
+ * tables leave it out.  The machine is seen as the workers will see it
+ * (machine/system.c, within the same allowed PUs). */
+static int absent_placement(const struct ab *a, const json_t *params)
+{
+	const char *name = json_string_value(json_object_get(params, "placement"));
+	int p = name ? ptb_placement_from_name(name) : -1;
+	return p >= 0 && !a->pair[p].possible ? p : -1;
+}
+
+/* { placement: why } of those left out, in the placements' order. */
+static json_t *absent_json(const struct ab *a)
+{
+	json_t *o = json_object();
+	for (int p = 0; p < PTB_PLACEMENT_COUNT; p++)
+		if (a->absent & 1u << p)
+			json_object_set_new(o, ptb_placement_name(p), json_string(a->pair[p].reason));
+	return o;
+}
 
 /* Every point the selection names (an adaptive range gives its coarse
  * points: refinement needs values, and a comparison has two). */
@@ -56,16 +95,25 @@ static int collect(struct ab *a, struct ptb_job *jobs, int njobs)
 	for (int j = 0; j < njobs; j++) {
 		struct ptb_sweep *s = jobs[j].b ? ptb_job_sweep(&jobs[j]) : NULL;
 		while (s && ptb_sweep_next(s, values, &id) == PTB_SWEEP_POINT) {
+			json_t *params = ptb_params_json(jobs[j].b, values);
+			int absent = absent_placement(a, params);
+			if (absent >= 0) {
+				a->absent |= 1u << absent;
+				json_decref(params);
+				continue;
+			}
 			if (a->npts == cap) {
 				cap = cap ? 2 * cap : 16;
 				struct apoint *p = realloc(a->pts, (size_t)cap * sizeof *p);
-				if (!p)
+				if (!p) {
+					json_decref(params);
+					ptb_sweep_free(s);
 					return -1;
+				}
 				a->pts = p;
 			}
 			a->pts[a->npts++] = (struct apoint){
-				.out = { .bench = jobs[j].b->name,
-					 .params = ptb_params_json(jobs[j].b, values) },
+				.out = { .bench = jobs[j].b->name, .params = params },
 				.b = jobs[j].b,
 			};
 		}
@@ -95,36 +143,65 @@ static int grow(struct apoint *p)
 	return 0;
 }
 
-/* One trial of one side: its estimate, or NAN with why. */
-static double trial(struct ab *a, struct apoint *p, int s, char *why, size_t len)
+double ptb_ab_trial_limit(double timeout_s, double now, double deadline, bool *cut)
+{
+	double left = deadline - now;
+	*cut = left < timeout_s;
+	return *cut ? left : timeout_s;
+}
+
+enum side_outcome {
+	SIDE_DONE,      /* an estimate */
+	SIDE_FAILED,    /* the trial failed: why says how */
+	SIDE_STOPPED,   /* the deadline or an interrupt cut it: no news */
+};
+
+/* One trial of one side, within the time left. */
+static enum side_outcome trial(struct ab *a, struct apoint *p, int s, double *est, char *why,
+			       size_t len)
 {
 	const struct ptb_run_opts *o = &a->o->run;
 	json_t *answer = NULL;
-	double est = NAN, t0 = ptb_now_s();
+	bool cut;
+	double deadline = a->o->budget_given ? a->deadline : INFINITY;
+	double limit = ptb_ab_trial_limit(o->timeout_s, ptb_now_s(), deadline, &cut);
+	if (limit <= 0) {
+		a->time_up = true;
+		return SIDE_STOPPED;
+	}
 	if (!a->worker[s].pid && ptb_worker_start(&a->worker[s], &a->side[s], why, len) < 0)
-		return NAN;
+		return SIDE_FAILED;
 	json_t *req = json_pack("{s:s, s:O, s:o, s:b}", "bench", p->b->name, "params",
 				p->out.params, "limits", ptb_limits_json(&o->limits),
 				"quick", o->quick);
-	enum ptb_trial_outcome out = ptb_worker_trial(&a->worker[s], req, o->timeout_s, &answer,
+	enum ptb_trial_outcome out = ptb_worker_trial(&a->worker[s], req, limit, &answer,
 						      why, len);
 	json_decref(req);
-	a->spent_s += ptb_now_s() - t0;
+	if (out == PTB_TRIAL_INTERRUPTED || ptb_run_interrupted ||
+	    (out == PTB_TRIAL_TIMEOUT && cut)) {
+		a->time_up |= out == PTB_TRIAL_TIMEOUT;
+		json_decref(answer);
+		return SIDE_STOPPED;
+	}
+	*est = NAN;
 	if (out == PTB_TRIAL_DONE) {
 		const char *st = json_string_value(json_object_get(answer, "status"));
 		const char *reason = json_string_value(json_object_get(answer, "reason"));
-		if (st && (!strcmp(st, "ok") || !strcmp(st, "unstable")))
-			est = json_number_value(json_object_get(answer, "mean"));
-		else
+		if (st && (!strcmp(st, "ok") || !strcmp(st, "unstable"))) {
+			*est = json_number_value(json_object_get(answer, "mean"));
+			snprintf(why, len, "%s without a finite positive estimate", st);
+		} else {
 			snprintf(why, len, "%s%s%s", st ? st : "no status", reason ? ": " : "",
 				 reason ? reason : "");
+		}
 	}
 	json_decref(answer);
-	return est;
+	return *est > 0 && isfinite(*est) ? SIDE_DONE : SIDE_FAILED;
 }
 
 /* The looks a point can get: at min_pairs x 2^k up to MAX_PAIRS, and the
- * last one when the budget is spent. */
+ * last one when the budget is spent (or at MAX_PAIRS, which ends the point
+ * before the budget can). */
 int ptb_ab_looks(int min_pairs)
 {
 	int looks = 1;
@@ -138,13 +215,14 @@ static bool is_look(const struct ab *a, const struct apoint *p)
 	for (int n = a->o->min_pairs; n <= MAX_PAIRS; n *= 2)
 		if (p->n == n)
 			return true;
-	return a->spent_s >= a->o->budget_s && p->n >= a->o->min_pairs;
+	return p->n >= MAX_PAIRS;
 }
 
 static void judge(struct ab *a, struct apoint *p)
 {
 	ptb_paired_judge(p->lr, p->n, a->npts * ptb_ab_looks(a->o->min_pairs), a->o->alpha,
 			 a->o->threshold_pct, &p->out.judged);
+	p->looked = true;
 	for (int s = 0; s < 2; s++) {
 		double *x = malloc((size_t)p->n * sizeof *x);
 		if (!x)
@@ -155,22 +233,29 @@ static void judge(struct ab *a, struct apoint *p)
 	}
 }
 
-/* One pair, in a random order; false when the point failed. */
+/* One pair, in a random order; false when it was not completed (the
+ * point failed, the time ran out, or an interrupt). */
 static bool pair(struct ab *a, struct apoint *p)
 {
 	char why[200];
 	double est[2];
 	int first = (int)ptb_rng_below(&a->rng, 2);
-	if (grow(p) < 0)
+	if (grow(p) < 0) {
+		snprintf(p->out.not_compared, sizeof p->out.not_compared, "out of memory");
+		p->failed = p->done = true;
 		return false;
+	}
 	for (int k = 0; k < 2; k++) {
 		int s = first ^ k;
-		est[s] = trial(a, p, s, why, sizeof why);
-		if (ptb_run_interrupted)
+		switch (trial(a, p, s, &est[s], why, sizeof why)) {
+		case SIDE_DONE:
+			break;
+		case SIDE_STOPPED:
 			return false;
-		if (!(est[s] > 0)) {
-			snprintf(p->out.failed, sizeof p->out.failed, "%s: %s", side_name[s], why);
-			p->done = true;
+		case SIDE_FAILED:
+			snprintf(p->out.not_compared, sizeof p->out.not_compared, "%s: %s",
+				 side_name[s], why);
+			p->failed = p->done = true;
 			return false;
 		}
 	}
@@ -180,13 +265,40 @@ static bool pair(struct ab *a, struct apoint *p)
 	return true;
 }
 
-static bool decided(const struct ab *a, const struct apoint *p)
+static bool decided(const struct apoint *p)
 {
-	if (p->n >= MAX_PAIRS)
-		return true;
-	if (p->n < a->o->min_pairs)
-		return false;
-	return p->out.judged.verdict != PTB_INCONCLUSIVE || a->spent_s >= a->o->budget_s;
+	return p->n >= MAX_PAIRS || (p->looked && p->out.judged.verdict != PTB_INCONCLUSIVE);
+}
+
+/* The pairs a point needs before its last look can give a verdict: the
+ * minimum, or more where that many cannot give an interval at the level of
+ * a look (many points, many looks). */
+static int pairs_needed(const struct ab *a)
+{
+	int looks = ptb_ab_looks(a->o->min_pairs), lo, hi;
+	double level = 1 - a->o->alpha / ((a->npts ? a->npts : 1) * looks), exact;
+	int n = a->o->min_pairs;
+	while (n < MAX_PAIRS && !ptb_median_ranks_at(n, level, &lo, &hi, &exact))
+		n++;
+	return n;
+}
+
+/* Whether every point has the pairs it needs or is decided. */
+static bool all_can_be_judged(const struct ab *a)
+{
+	for (int i = 0; i < a->npts; i++)
+		if (!a->pts[i].done && a->pts[i].n < a->need)
+			return false;
+	return true;
+}
+
+/* The time is up at --time's deadline; without --time, at 45 s once every
+ * point can be judged, so that a default comparison always has verdicts. */
+static bool stopped(struct ab *a)
+{
+	if (!a->time_up && ptb_now_s() >= a->deadline)
+		a->time_up = a->o->budget_given || all_can_be_judged(a);
+	return ptb_run_interrupted || a->time_up;
 }
 
 static bool run_round(struct ab *a, int *order)
@@ -196,87 +308,176 @@ static bool run_round(struct ab *a, int *order)
 		if (!a->pts[i].done)
 			order[n++] = i;
 	ptb_rng_shuffle(&a->rng, order, n);
-	for (int k = 0; k < n && !ptb_run_interrupted; k++) {
+	/* Both workers start together: each spends its first ~0.1 s sleeping
+	 * through the clock's calibration, which then overlaps instead of
+	 * adding up, round after round.  One that fails to start is retried,
+	 * and reported, by its first trial. */
+	char why[200];
+	for (int s = 0; s < 2 && n > 0 && !stopped(a); s++)
+		if (!a->worker[s].pid)
+			ptb_worker_start(&a->worker[s], &a->side[s], why, sizeof why);
+	for (int k = 0; k < n && !stopped(a); k++) {
 		struct apoint *p = &a->pts[order[k]];
 		if (isatty(STDERR_FILENO))
-			fprintf(stderr, "\r\033[Kptbench ab: %.0f s, %s: %d pairs", a->spent_s,
+			fprintf(stderr, "\r\033[Kptbench ab: %.0f s of %g, %s: %d pairs",
+				ptb_now_s() - (a->deadline - a->o->budget_s), a->o->budget_s,
 				p->out.bench, p->n);
 		if (!pair(a, p))
 			continue;
 		if (!is_look(a, p))
 			continue;
 		judge(a, p);
-		p->done = decided(a, p);
+		p->done = decided(p);
 	}
 	for (int s = 0; s < 2; s++)
 		ptb_worker_stop(&a->worker[s]);
 	return n > 0;
 }
 
+bool ptb_ab_unjudged(int n, bool looked, bool has_ci, const struct ptb_ab_end *end, char *why,
+		     size_t len)
+{
+	if (looked && has_ci)
+		return false;
+	if (looked)
+		snprintf(why, len, "%d pairs are too few for an interval at the comparison's level", n);
+	else if (end->interrupted)
+		snprintf(why, len, "interrupted after %d of the %d pairs needed", n, end->min_pairs);
+	else if (end->time_up)
+		snprintf(why, len, "%d of the %d pairs needed within --time %g s", n, end->min_pairs,
+			 end->budget_s);
+	else
+		snprintf(why, len, "%d pairs, never judged", n);
+	return true;
+}
+
+/* When the measuring ends, a point with its minimum of pairs gets its last
+ * look; a point that still has no verdict says why. */
+static void settle(struct ab *a)
+{
+	struct ptb_ab_end end = { ptb_run_interrupted, a->time_up, a->o->budget_s,
+				  a->o->min_pairs };
+	for (int i = 0; i < a->npts; i++) {
+		struct apoint *p = &a->pts[i];
+		if (p->failed)
+			continue;
+		if (!p->done && p->n >= a->o->min_pairs && (!p->looked || p->out.judged.n != p->n))
+			judge(a, p);
+		if (ptb_ab_unjudged(p->n, p->looked, isfinite(p->out.judged.ratio_lo), &end,
+				    p->out.not_compared, sizeof p->out.not_compared))
+			p->out.judged.n = p->n;
+	}
+}
+
 static int exit_status(const struct ab *a, bool interrupted)
 {
-	int regressions = 0, failed = 0;
+	int regressions = 0, failed = 0, unjudged = 0;
 	for (int i = 0; i < a->npts; i++) {
 		const struct apoint *p = &a->pts[i];
-		if (*p->out.failed) {
-			fprintf(stderr, "ptbench ab: %s not compared: %s\n", p->out.bench, p->out.failed);
-			failed++;
-		} else {
-			regressions += p->out.judged.verdict == PTB_REGRESSION;
-		}
+		if (p->failed)
+			fprintf(stderr, "ptbench ab: %s not compared: %s\n", p->out.bench,
+				p->out.not_compared);
+		failed += p->failed;
+		unjudged += !p->failed && *p->out.not_compared;
+		regressions += !*p->out.not_compared && p->out.judged.verdict == PTB_REGRESSION;
 	}
 	if (interrupted) {
 		fprintf(stderr, "ptbench ab: interrupted: the verdicts are incomplete\n");
 		return 2;
 	}
-	return failed ? 2 : regressions ? 1 : 0;
+	if (unjudged)
+		fprintf(stderr, "ptbench ab: %d point%s not compared: too few pairs within --time "
+			"%g s\n", unjudged, unjudged == 1 ? "" : "s", a->o->budget_s);
+	return failed || unjudged ? 2 : regressions ? 1 : 0;
 }
 
-static void report(const struct ab *a, double seconds, bool interrupted)
+/* The report, on stdout or in -o's file.  0, or -1 when it could not be
+ * saved (it then went to stdout). */
+static int report(const struct ab *a, double seconds, bool interrupted)
 {
-	int looks = ptb_ab_looks(a->o->min_pairs);
+	int looks = ptb_ab_looks(a->o->min_pairs), rc = -1;
+	json_t *absent = absent_json(a);
 	struct ptb_ab_report r = { a->o->program[0], a->o->program[1], a->o->threshold_pct,
 				   a->o->alpha, 1 - a->o->alpha / ((a->npts ? a->npts : 1) * looks),
-				   a->o->run.seed, seconds, interrupted, a->npts, looks, NULL };
+				   a->o->run.seed, seconds, interrupted, a->npts, looks, NULL,
+				   absent };
 	struct ptb_ab_point *pts = calloc((size_t)a->npts + 1, sizeof *pts);
-	if (!pts)
-		return;
-	for (int i = 0; i < a->npts; i++)
-		pts[i] = a->pts[i].out;
-	r.pts = pts;
-	if (a->o->json)
-		ptb_ab_print_json(stdout, &r);
-	else
-		ptb_ab_print_md(stdout, &r);
-	fflush(stdout);
+	char err[512];
+	if (pts) {
+		for (int i = 0; i < a->npts; i++)
+			pts[i] = a->pts[i].out;
+		r.pts = pts;
+		rc = ptb_ab_write(&r, a->o->format, a->o->out_path, stdout, err, sizeof err);
+	} else {
+		snprintf(err, sizeof err, "out of memory");
+	}
+	if (rc)
+		fprintf(stderr, "ptbench ab: the report was NOT saved: %s\n", err);
+	else if (a->o->out_path)
+		fprintf(stderr, "ptbench ab: report saved in %s\n", a->o->out_path);
 	free(pts);
+	json_decref(absent);
+	return rc;
 }
 
 int ptb_ab_run(const struct ptb_ab_opts *o)
 {
 	static struct ptb_job jobs[PTB_MAX_SELECTED];
 	struct ab a = { .o = o };
+	struct ptb_system sys;
 	char err[512];
+	double t0 = ptb_now_s();
 	int n = ptb_select_benches(&o->run, jobs, err, sizeof err), *order, rc;
-	if (n < 0 || ptb_check_inputs(&o->run, jobs, n, err, sizeof err) < 0) {
+	if (n < 0 || ptb_check_inputs(&o->run, jobs, n, err, sizeof err) < 0 ||
+	    (o->out_path && ptb_run_check_output(o->out_path, err, sizeof err) < 0)) {
 		fprintf(stderr, "ptbench ab: %s\n", err);
 		return 2;
 	}
+	ptb_run_install_signals();   /* before the machine's collection: 0.1 s or more */
+	/* The machine gives the points their machine defaults (threads up to
+	 * every allowed PU, the pairs of PUs) and tells which placements it
+	 * has, as in a run. */
+	if (ptb_system_init(&sys, err, sizeof err) < 0) {
+		fprintf(stderr, "ptbench ab: %s\n", err);
+		return 2;
+	}
+	for (int i = 0; i < n; i++)
+		jobs[i].sys = &sys;
+	a.pair = sys.pairs;
+	a.deadline = t0 + o->budget_s;
 	for (int s = 0; s < 2; s++)
 		a.side[s] = (struct ptb_side){ side_name[s], o->program[s], o->env[s] };
 	ptb_rng_seed(&a.rng, o->run.seed);
 	if (collect(&a, jobs, n) < 0 || !(order = calloc((size_t)a.npts + 1, sizeof *order))) {
 		fprintf(stderr, "ptbench ab: out of memory\n");
+		ptb_system_fini(&sys);
 		return 2;
 	}
-	ptb_run_install_signals();
-	double t0 = ptb_now_s();
-	while (!ptb_run_interrupted && run_round(&a, order))
+	a.need = pairs_needed(&a);
+	if (a.absent) {
+		json_t *absent = absent_json(&a);
+		char text[512];
+		ptb_ab_absent_text(text, sizeof text, absent);
+		json_decref(absent);
+		if (!a.npts) {
+			fprintf(stderr, "ptbench ab: nothing to compare: every point selected is at a "
+				"placement this machine lacks: %s\n", text);
+			free(order);
+			ptb_system_fini(&sys);
+			return 2;
+		}
+		fprintf(stderr, "ptbench ab: not on this machine, left out: %s\n", text);
+	}
+	while (!stopped(&a) && run_round(&a, order))
 		;
+	for (int s = 0; s < 2; s++)
+		ptb_worker_stop(&a.worker[s]);
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
-	report(&a, ptb_now_s() - t0, ptb_run_interrupted);
+	settle(&a);
+	bool saved = report(&a, ptb_now_s() - t0, ptb_run_interrupted) == 0;
 	rc = exit_status(&a, ptb_run_interrupted);
+	rc = saved ? rc : 2;
 	for (int i = 0; i < a.npts; i++) {
 		json_decref(a.pts[i].out.params);
 		free(a.pts[i].lr);
@@ -287,5 +488,6 @@ int ptb_ab_run(const struct ptb_ab_opts *o)
 	free(order);
 	for (int i = 0; i < n; i++)
 		ptb_assign_free(jobs[i].set);
+	ptb_system_fini(&sys);
 	return rc;
 }

@@ -9,6 +9,10 @@
 #ifndef PTB_RUN_AB_H
 #define PTB_RUN_AB_H
 
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "report/ab.h"
 #include "run/runner.h"
 
 struct ptb_ab_opts {
@@ -17,16 +21,41 @@ struct ptb_ab_opts {
 	char **env[2];                 /* their environments */
 	double threshold_pct, alpha;
 	double budget_s;               /* the whole comparison */
+	bool budget_given;             /* --time: a deadline; else a least
+					* time that waits for --min-pairs */
 	int min_pairs;
-	bool json;
+	enum ptb_ab_format format;
+	const char *out_path;          /* -o: the report goes there; NULL: stdout */
 };
 
 /* How many times a point may be judged: at min_pairs, twice, four times
- * ... as many pairs, and when the budget is spent. */
+ * ... as many, and when the budget is spent. */
 int ptb_ab_looks(int min_pairs);
 
+/* How long the next trial may take when the comparison must end at
+ * `deadline`: the trial's own timeout, cut to the time left.  <= 0: start
+ * no trial.  *cut tells whether the deadline, not the timeout, set it. */
+double ptb_ab_trial_limit(double timeout_s, double now, double deadline, bool *cut);
+
+/* What ended the measuring, for a point left without a verdict. */
+struct ptb_ab_end {
+	bool interrupted;
+	bool time_up;
+	double budget_s;
+	int min_pairs;
+};
+
+/* Why a point of n pairs cannot be judged -- never looked at (fewer than
+ * the minimum of pairs when the measuring ended) or its pairs too few for
+ * an interval at the comparison's level (has_ci false) -- into why, and
+ * true; false when it has a verdict. */
+bool ptb_ab_unjudged(int n, bool looked, bool has_ci, const struct ptb_ab_end *end, char *why,
+		     size_t len);
+
 /* Exit status: 0 no regression, 1 a regression, 2 bad input or a point
- * that could not be compared (a side failed, or the run was interrupted). */
+ * that could not be compared (a side failed, too few pairs in the time,
+ * or the run was interrupted).  Points at placements this machine cannot
+ * have are left out, said in one line, and do not change the status. */
 int ptb_ab_run(const struct ptb_ab_opts *o);
 
 #endif

@@ -65,6 +65,11 @@ static int check_out_path(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+int ptb_run_check_output(const char *path, char *err, size_t errlen)
+{
+	return check_out_path(path, err, errlen);
+}
+
 /* The context's "harness" object: how a trial measures and how trials
  * make a point. */
 static json_t *trials_json(const struct ptb_run_opts *o)

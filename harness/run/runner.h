@@ -38,4 +38,9 @@ struct ptb_run_opts {
  * 1 some point timed out, crashed or erred, 2 bad input, 130 interrupted. */
 int ptb_run_suite(const struct ptb_run_opts *o);
 
+/* Whether an output file (-o) may be written, checked before anything is
+ * measured, as `run` checks its result file; cleans up what a killed
+ * writer left beside it.  0, or -1 with err (one line). */
+int ptb_run_check_output(const char *path, char *err, size_t errlen);
+
 #endif
