@@ -24,6 +24,7 @@
 #include "platform/sysinfo.h"
 #include "platform/topology.h"
 #include "platform/uctx.h"
+#include "text/size.h"
 
 #define PTB_MAX_PARAMS  4
 #define PTB_MAX_CLIENTS 256   /* a thread per PU of a large machine */

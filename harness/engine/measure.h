@@ -31,7 +31,8 @@ int ptb_limits_from_json(struct ptb_limits *l, const json_t *j);
 
 /* Where timings come from: a real benchmark or a script. */
 struct ptb_timer {
-	/* Elapsed ns of n iterations of the action. */
+	/* Elapsed ns of n iterations of the action; NaN when the action
+	 * failed, which ends the measurement (stop PTB_STOPPED_FAILED). */
 	double (*time)(void *ctx, uint64_t n);
 	/* Seconds since an arbitrary origin, for the budget. */
 	double (*now)(void *ctx);
@@ -44,6 +45,7 @@ enum ptb_stop_why {
 	PTB_STOPPED_RULE,         /* the rule held: status ok */
 	PTB_STOPPED_MAX_TIMINGS,  /* limits hit without the rule: unstable */
 	PTB_STOPPED_BUDGET,
+	PTB_STOPPED_FAILED,       /* a timing was NaN: the action failed */
 };
 const char *ptb_stop_why_name(enum ptb_stop_why w, enum ptb_stop_rule rule);
 

@@ -44,6 +44,10 @@ static double time_point(void *ctx, uint64_t n)
 	ptb_clients_wait(p);
 	if (p->bench->check)
 		p->bench->check(p, n);
+	/* An error or na verdict ends the point: no more timings of an
+	 * action that failed (engine/measure.c). */
+	if (p->verdict == PTB_ERROR || p->verdict == PTB_NA)
+		return NAN;
 	return ptb_ticks_to_ns(bt->clk, ptb_ticks_elapsed(t0, t1));
 }
 
@@ -108,8 +112,9 @@ static json_t *measure_point(const struct ptb_limits *run, bool quick, struct pt
 	if (rc < 0)
 		ptb_point_error(p, "out of memory while measuring");
 	enum ptb_status st = rc < 0 ? PTB_ERROR : final_status(p, &m);
+	bool measured = rc == 0 && m.stop != PTB_STOPPED_FAILED;
 	json_t *rec = ptb_result_json(p, st, p->verdict != PTB_OK ? p->reason : NULL,
-				      rc < 0 ? NULL : &m, l.rule);
+				      measured ? &m : NULL, l.rule);
 	if (rc == 0)
 		note_limits(rec, &l, run);
 	ptb_measurement_free(&m);
