@@ -266,6 +266,17 @@ static void lose_trial(struct tpoint *pt, const char *why, int round, int seq, b
 	}
 }
 
+/* The system refused the trial a process: the next trial would most
+ * likely be refused too, and a refusal is no crash of the benchmark. */
+static void refuse_trial(struct tpoint *pt, const char *why, int round, int seq)
+{
+	json_t *t = ptb_lost_trial(PTB_ERROR, why, round);
+	json_object_set_new(t, "seq", json_integer(seq));
+	json_array_append_new(pt->trials, t);
+	pt->fail_status = PTB_ERROR;
+	snprintf(pt->fail_reason, sizeof pt->fail_reason, "%s", why);
+}
+
 static void run_trial(struct sched *s, struct tpoint *pt)
 {
 	const struct ptb_run_opts *o = s->rs->o;
@@ -279,6 +290,8 @@ static void run_trial(struct sched *s, struct tpoint *pt)
 		json_t *req = request(s, pt);
 		out = ptb_worker_trial(&s->worker, req, o->timeout_s, &answer, why, sizeof why);
 		json_decref(req);
+	} else {
+		out = PTB_TRIAL_REFUSED;
 	}
 	pt->spent_s += ptb_now_s() - t0;
 	s->spent_s += ptb_now_s() - t0;
@@ -287,6 +300,8 @@ static void run_trial(struct sched *s, struct tpoint *pt)
 	s->seq++;
 	if (out == PTB_TRIAL_DONE)
 		take_trial(pt, answer, s->round, s->seq);
+	else if (out == PTB_TRIAL_REFUSED)
+		refuse_trial(pt, why, s->round, s->seq);
 	else
 		lose_trial(pt, why, s->round, s->seq, out == PTB_TRIAL_TIMEOUT);
 

@@ -200,8 +200,8 @@ static int serve(const struct ptb_system *sys, const json_t *req, FILE *out)
 		_exit(rc < 0 ? 3 : 0);
 	}
 	if (pid < 0) {
-		snprintf(err, sizeof err, "cannot fork a trial process: %s", strerror(errno));
-		return answer(out, "lost", json_string(err));
+		ptb_fork_refused(err, sizeof err, "fork a trial process", errno);
+		return answer(out, "refused", json_string(err));
 	}
 	const char *why = trial_ended(pid, err, sizeof err);
 	return why ? answer(out, "lost", json_string(why)) : 0;

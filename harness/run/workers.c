@@ -68,12 +68,32 @@ int ptb_worker_start(struct ptb_worker *w, const struct ptb_side *side, char *wh
 	w->from = up[0];
 	if (w->pid > 0)
 		return 0;
+	int err = errno;
 	close(w->to);
 	close(w->from);
 	w->pid = 0;
+	errno = err;
 fail:
-	snprintf(why, len, "cannot start a worker: %s", strerror(errno));
+	ptb_fork_refused(why, len, "start a worker", errno);
 	return -1;
+}
+
+void ptb_fork_refused(char *buf, size_t len, const char *what, int err)
+{
+	static const struct { int err; const char *limit; } limits[] = {
+		/* errno   what was reached */
+		{ EAGAIN, "a limit on processes or threads (ulimit -u, a cgroup's pids.max)" },
+		{ ENOMEM, "the memory available to new processes" },
+		{ EMFILE, "the limit on open files (ulimit -n)" },
+		{ ENFILE, "the system's limit on open files" },
+	};
+	for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+		if (limits[i].err == err) {
+			snprintf(buf, len, "cannot %s: %s: %s reached", what, strerror(err),
+				 limits[i].limit);
+			return;
+		}
+	snprintf(buf, len, "cannot %s: %s", what, strerror(err));
 }
 
 static int send_request(struct ptb_worker *w, const json_t *req)
@@ -156,16 +176,17 @@ static enum ptb_trial_outcome judge_answer(struct ptb_worker *w, json_t *msg, js
 	json_t *rec = json_object_get(msg, "trial");
 	const char *err = json_string_value(json_object_get(msg, "error"));
 	const char *lost = json_string_value(json_object_get(msg, "lost"));
+	const char *refused = json_string_value(json_object_get(msg, "refused"));
 	if (json_is_object(rec)) {
 		*answer = json_incref(rec);
 		json_decref(msg);
 		w->trials++;
 		return PTB_TRIAL_DONE;
 	}
-	if (lost) {
-		snprintf(why, len, "%s", lost);
+	if (lost || refused) {
+		snprintf(why, len, "%s", lost ? lost : refused);
 		json_decref(msg);
-		return PTB_TRIAL_FAILED;
+		return lost ? PTB_TRIAL_FAILED : PTB_TRIAL_REFUSED;
 	}
 	snprintf(why, len, "worker %d: %s", (int)w->pid, err ? err : "answered nonsense");
 	json_decref(msg);
