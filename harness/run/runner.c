@@ -176,7 +176,17 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 				path, 0, 0, false };
 	struct ptb_side side = { "", o->program, NULL };
 	ptb_run_install_signals();
-	save(&rs);
+	/* The run document, context and all, is written for real before
+	 * anything is measured: a full disk refuses the run now, not after
+	 * it (an empty test file still fits). */
+	if (ptb_run_write_atomic(rs.run, path, err, sizeof err) < 0) {
+		fprintf(stderr, "ptbench: cannot save the run: %s\n", err);
+		json_decref(rs.run);
+		ptb_system_fini(&sys);
+		for (int i = 0; i < n; i++)
+			ptb_assign_free(jobs[i].set);
+		return 2;
+	}
 	ptb_schedule_run(&rs, jobs, n, &side);
 	finish(&rs);
 	struct ptb_runfile *model = ptb_runfile_of(rs.run, err, sizeof err);
