@@ -251,9 +251,9 @@ static void cancel_teardown(struct ptb_point *p)
 static const struct ptb_param cancel_params[] = {
 	{ "type", "deferred,async", "deferred,async", 0, 0,
 	  "deferred: the victim blocks at a cancellation point; async: it spins with "
-	  "asynchronous cancellation" },
+	  "asynchronous cancellation", 0 },
 	{ "placement", PTB_PLACEMENTS_ALL, "same_pu,cross_core", 0, 0,
-	  "where the main thread and the victims run" },
+	  "where the main thread and the victims run", 0 },
 	{ 0 }
 };
 

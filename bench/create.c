@@ -198,9 +198,9 @@ static void join_run(struct ptb_point *p, uint64_t n)
 }
 
 static const struct ptb_param create_params[] = {
-	{ "detach", "yes,no", "yes,no", 0, 0, "create the threads detached or joinable" },
+	{ "detach", "yes,no", "yes,no", 0, 0, "create the threads detached or joinable", 0 },
 	{ "scope", "system,process", "system,process", 0, 0,
-	  "contention scope: PTHREAD_SCOPE_SYSTEM or PTHREAD_SCOPE_PROCESS" },
+	  "contention scope: PTHREAD_SCOPE_SYSTEM or PTHREAD_SCOPE_PROCESS", 0 },
 	{ 0 }
 };
 

@@ -98,7 +98,7 @@ static void gap_teardown(struct ptb_point *p)
 
 static const struct ptb_param gap_params[] = {
 	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
-	  "where the sending main thread and the receiving client run (two PUs)" },
+	  "where the sending main thread and the receiving client run (two PUs)", 0 },
 	{ 0 }
 };
 

@@ -122,7 +122,7 @@ static void array_teardown(struct ptb_point *p)
 
 static const struct ptb_param array_params[] = {
 	{ "mutexes", NULL, "1024", 1, 1000000,
-	  "size of the mutex array; the array walked is max(mutexes, iterations)" },
+	  "size of the mutex array; the array walked is max(mutexes, iterations)", 0 },
 	{ 0 }
 };
 

@@ -53,6 +53,7 @@ struct ptb_param {
 	const char *defaults;   /* "yes,no" or "1,16,256" */
 	long min, max;          /* numeric range */
 	const char *help;
+	long step;              /* numeric values are multiples of it; 0: any */
 };
 
 enum ptb_status {
