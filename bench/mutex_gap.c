@@ -56,7 +56,7 @@ static const struct ptb_client_ops receiver_ops = { .body = receiver };
 
 static int gap_setup(struct ptb_point *p)
 {
-	gp = (struct gap){ .m = malloc(PTB_GAP_RING * sizeof *gp.m) };
+	gp = (struct gap){ .m = ptb_array_realloc(NULL, PTB_GAP_RING, sizeof *gp.m) };
 	p->state = &gp;
 	if (!gp.m) {
 		ptb_point_error(p, "out of memory");

@@ -47,6 +47,7 @@
 #include "engine/assign.h"
 #include "engine/sweep.h"
 #include "text/text.h"
+#include "text/size.h"
 
 #define DEFAULT_MAX_POINTS 16
 
@@ -100,7 +101,7 @@ static int add_value(struct var *v, const char *s)
 	for (int i = 0; i < v->nvals; i++)
 		if (strcmp(v->vals[i], s) == 0)
 			return 0;
-	char **grown = realloc(v->vals, (v->nvals + 1) * sizeof *grown);
+	char **grown = ptb_array_realloc(v->vals, (size_t)v->nvals + 1, sizeof *grown);
 	if (!grown)
 		return -1;
 	v->vals = grown;
@@ -290,8 +291,8 @@ static const char *intern(struct ptb_sweep *s, long x)
 		if (strcmp(s->pool[i], buf) == 0)
 			return s->pool[i];
 	if (s->npool == s->pool_cap) {
-		int cap = s->pool_cap ? 2 * s->pool_cap : 16;
-		char **grown = realloc(s->pool, cap * sizeof *grown);
+		int cap = ptb_next_cap(s->pool_cap, 16);
+		char **grown = cap > 0 ? ptb_array_realloc(s->pool, (size_t)cap, sizeof *grown) : NULL;
 		if (!grown)
 			return NULL;
 		s->pool = grown;
@@ -344,8 +345,8 @@ static int make_lines(struct ptb_sweep *s)
 static int hand_out(struct ptb_sweep *s, int line, long x, const char *xs)
 {
 	if (s->nhanded == s->handed_cap) {
-		int cap = s->handed_cap ? 2 * s->handed_cap : 16;
-		struct handed *h = realloc(s->handed, (size_t)cap * sizeof *h);
+		int cap = ptb_next_cap(s->handed_cap, 16);
+		struct handed *h = cap > 0 ? ptb_array_realloc(s->handed, (size_t)cap, sizeof *h) : NULL;
 		if (!h)
 			return -1;
 		s->handed = h;

@@ -24,6 +24,7 @@
 #include "run/suite.h"
 #include "run/worker.h"
 #include "stats/random.h"
+#include "text/size.h"
 
 #define MAX_PAIRS 400
 
@@ -57,8 +58,9 @@ static int collect(struct ab *a, struct ptb_job *jobs, int njobs)
 		struct ptb_sweep *s = jobs[j].b ? ptb_job_sweep(&jobs[j]) : NULL;
 		while (s && ptb_sweep_next(s, values, &id) == PTB_SWEEP_POINT) {
 			if (a->npts == cap) {
-				cap = cap ? 2 * cap : 16;
-				struct apoint *p = realloc(a->pts, (size_t)cap * sizeof *p);
+				cap = ptb_next_cap(cap, 16);
+				struct apoint *p = cap > 0 ? ptb_array_realloc(a->pts, (size_t)cap,
+									       sizeof *p) : NULL;
 				if (!p)
 					return -1;
 				a->pts = p;
@@ -78,12 +80,14 @@ static int grow(struct apoint *p)
 {
 	if (p->n < p->cap)
 		return 0;
-	int cap = p->cap ? 2 * p->cap : 16;
-	double *lr = realloc(p->lr, (size_t)cap * sizeof *lr);
+	int cap = ptb_next_cap(p->cap, 16);
+	if (cap < 0)
+		return -1;
+	double *lr = ptb_array_realloc(p->lr, (size_t)cap, sizeof *lr);
 	if (lr)
 		p->lr = lr;
 	for (int s = 0; s < 2; s++) {
-		double *ns = realloc(p->ns[s], (size_t)cap * sizeof *ns);
+		double *ns = ptb_array_realloc(p->ns[s], (size_t)cap, sizeof *ns);
 		if (ns)
 			p->ns[s] = ns;
 		if (!ns)
@@ -146,7 +150,7 @@ static void judge(struct ab *a, struct apoint *p)
 	ptb_paired_judge(p->lr, p->n, a->npts * ptb_ab_looks(a->o->min_pairs), a->o->alpha,
 			 a->o->threshold_pct, &p->out.judged);
 	for (int s = 0; s < 2; s++) {
-		double *x = malloc((size_t)p->n * sizeof *x);
+		double *x = ptb_array_realloc(NULL, (size_t)p->n, sizeof *x);
 		if (!x)
 			continue;
 		memcpy(x, p->ns[s], (size_t)p->n * sizeof *x);

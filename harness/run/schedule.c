@@ -25,6 +25,7 @@
 #include "run/worker.h"
 #include "stats/random.h"
 #include "stats/trials.h"
+#include "text/size.h"
 
 #define MAX_TRIALS 200           /* a point this fast has long met any target */
 #define FAILURES_IN_ROW 2        /* lost trials in a row that fail a point */
@@ -63,8 +64,8 @@ struct sched {
 static int add_point(struct sched *s, int job, int id, const char *const *values)
 {
 	if (s->npts == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 32;
-		struct tpoint *p = realloc(s->pts, (size_t)cap * sizeof *p);
+		int cap = ptb_next_cap(s->cap, 32);
+		struct tpoint *p = cap > 0 ? ptb_array_realloc(s->pts, (size_t)cap, sizeof *p) : NULL;
 		if (!p)
 			return -1;
 		s->pts = p;
@@ -219,11 +220,13 @@ static json_t *request(const struct sched *s, const struct tpoint *pt)
 static void keep_estimate(struct tpoint *pt, double x, int round)
 {
 	if (pt->n == pt->cap) {
-		int cap = pt->cap ? 2 * pt->cap : 16;
-		double *e = realloc(pt->est, (size_t)cap * sizeof *e);
+		int cap = ptb_next_cap(pt->cap, 16);
+		if (cap < 0)
+			return;
+		double *e = ptb_array_realloc(pt->est, (size_t)cap, sizeof *e);
 		if (e)
 			pt->est = e;
-		int *r = realloc(pt->est_round, (size_t)cap * sizeof *r);
+		int *r = ptb_array_realloc(pt->est_round, (size_t)cap, sizeof *r);
 		if (r)
 			pt->est_round = r;
 		if (!e || !r)
@@ -319,7 +322,7 @@ static void run_trial(struct sched *s, struct tpoint *pt)
 static int round_order(struct sched *s, int **order)
 {
 	int n = 0;
-	if (!(*order = malloc((size_t)(s->npts ? s->npts : 1) * sizeof **order)))
+	if (!(*order = ptb_array_realloc(NULL, (size_t)s->npts, sizeof **order)))
 		return 0;
 	for (int i = 0; i < s->npts; i++)
 		if (!s->pts[i].finished)

@@ -18,6 +18,7 @@
 
 #include "run/suite.h"
 #include "run/worker.h"
+#include "text/size.h"
 
 extern char **environ;
 
@@ -116,12 +117,18 @@ static int send_request(struct ptb_worker *w, const json_t *req)
 	return rc;
 }
 
+/* The longest answer line a worker may write: a trial's record is a few
+ * KB to a few MB (its samples); a program that writes on without a
+ * newline (ab runs programs it is given) is cut off, not followed. */
+#define MAX_ANSWER_BYTES ((size_t)256 << 20)
+
 /* Read what the worker wrote; 1 more may come, 0 end of file, -1 error. */
 static int pump(struct ptb_worker *w)
 {
 	if (w->cap - w->len < 65536) {
-		size_t cap = w->cap * 2 + 65536;
-		char *buf = realloc(w->buf, cap);
+		size_t cap;
+		char *buf = ptb_size_mul(w->cap, 2, &cap) && ptb_size_add(cap, 65536, &cap) &&
+			    w->len < MAX_ANSWER_BYTES ? realloc(w->buf, cap) : NULL;
 		if (!buf)
 			return -1;
 		w->buf = buf;

@@ -17,6 +17,7 @@
 #define PTB_TEXT_SIZE_H
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -54,6 +55,13 @@ static inline void *ptb_array_realloc(void *p, size_t n, size_t size)
 		return NULL;
 	}
 	return realloc(p, bytes);
+}
+
+/* The next capacity of a growing array counted in int: first, then
+ * doubled; -1 once doubling would pass INT_MAX. */
+static inline int ptb_next_cap(int cap, int first)
+{
+	return cap <= 0 ? first : cap <= INT_MAX / 2 ? 2 * cap : -1;
 }
 
 /* A capacity of at least need, doubled from cap (or first), for an array
