@@ -81,7 +81,7 @@ static bool same_file(int fd, const char *path)
 	       a.st_ino == b.st_ino;
 }
 
-/* "; pid N" of the holder that wrote its pid into the lock, or "". */
+/* ", pid N" of the holder that wrote its pid into the lock, or "". */
 static void holder_of(const char *lock, char *buf, size_t len)
 {
 	char s[32] = "";
@@ -108,7 +108,7 @@ static int lock_target(const char *path, char *err, size_t errlen)
 	for (int tries = 0; tries < 100; tries++) {
 		int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0) {
-			ptb_errf(err, errlen, "cannot lock '%s': %s: %s", path, lock, strerror(errno));
+			ptb_errf(err, errlen, "cannot write '%s': %s: %s", path, lock, strerror(errno));
 			return -1;
 		}
 		if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
