@@ -60,7 +60,8 @@ struct ptb_measurement {
 /* The shortest acceptable timing for a clock: max(target, 1000 x overhead,
  * 100 x resolution), in ns. */
 double ptb_min_timing_ns(const struct ptb_limits *l, const struct ptb_timer *t);
-/* Iterations per timing, grown as the header comment of measure.c says. */
+/* Iterations per timing, grown as the header comment of measure.c says;
+ * 0 when a timing was NaN (the action failed). */
 uint64_t ptb_grow_iterations(const struct ptb_limits *l, const struct ptb_timer *t);
 /* The whole point.  divisor = ops_per_iter.  0, or -1 on allocation failure. */
 int ptb_measure(const struct ptb_limits *l, const struct ptb_timer *t,
