@@ -120,7 +120,7 @@ static int send_request(struct ptb_worker *w, const json_t *req)
 /* The longest answer line a worker may write: a trial's record is a few
  * KB to a few MB (its samples); a program that writes on without a
  * newline (ab runs programs it is given) is cut off, not followed. */
-#define MAX_ANSWER_BYTES ((size_t)256 << 20)
+#define MAX_ANSWER_BYTES ((size_t)64 << 20)
 
 /* Read what the worker wrote; 1 more may come, 0 end of file, -1 error. */
 static int pump(struct ptb_worker *w)
