@@ -3,8 +3,9 @@
 # Resources the system refuses are errors with their reason, never a crash:
 # a thread that pthread_create cannot start (EAGAIN after a few, made by
 # the test-only shim tests/failing.c), a process that fork cannot start,
-# and a result file on a full filesystem (a tiny tmpfs, filled up: needs
-# the right to mount, else that part is skipped).
+# a worker that writes an answer without end, and a result file on a full
+# filesystem (a tiny tmpfs, filled up: needs the right to mount, else that
+# part is skipped).
 . "$top_srcdir/tests/tap.sh"
 
 [ -r "$FAILING" ] || skip_all "the LD_PRELOAD shim $FAILING is not built"
@@ -60,7 +61,19 @@ check "a point without a trial process is an error, none crashed ($errors errors
 check "the reason names the trial process and the limit" \
 	sh -c "$JGET fork1.json 'results.*.reason' | grep -q 'cannot fork a trial process.*limit'"
 
-# 3. A full filesystem: the run refuses at once, before measuring (exit 2,
+# 3. A worker that answers without end (ab runs the programs it is given):
+#    the runner reads at most 64 MiB of one answer line, then kills it --
+#    not a buffer that grows until --timeout, searched anew on every read.
+printf '#!/bin/sh\nexec cat /dev/zero\n' >noisy
+chmod +x noisy
+(ulimit -v 4000000 2>/dev/null; timeout 120 "$PTBENCH" ab ./noisy ./noisy -b cond.signal \
+	--time 5 --timeout 30 >out.txt 2>err.txt)
+rc=$?
+check "an endless answer: exit 2, not compared (got $rc)" test "$rc" = 2
+check "cut off at the bound, not at the timeout ($(tail -1 err.txt))" \
+	grep -q "wrote 64 MiB without ending its answer's line" err.txt
+
+# 4. A full filesystem: the run refuses at once, before measuring (exit 2,
 #    one line), instead of measuring everything and then saving nothing.
 mkdir mnt
 if mount -t tmpfs -o size=64k,nr_inodes=64 tmpfs mnt 2>/dev/null; then

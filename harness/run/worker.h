@@ -31,6 +31,7 @@ struct ptb_worker {
 	int to, from;
 	char *buf;
 	size_t len, cap;
+	size_t scanned;                /* bytes of buf known to hold no newline */
 	int trials;                    /* served so far */
 };
 

@@ -122,13 +122,16 @@ static int send_request(struct ptb_worker *w, const json_t *req)
  * newline (ab runs programs it is given) is cut off, not followed. */
 #define MAX_ANSWER_BYTES ((size_t)64 << 20)
 
-/* Read what the worker wrote; 1 more may come, 0 end of file, -1 error. */
+/* Read what the worker wrote; 1 more may come, 0 end of file, -1 error,
+ * -2 a line longer than MAX_ANSWER_BYTES. */
 static int pump(struct ptb_worker *w)
 {
+	if (w->len >= MAX_ANSWER_BYTES)
+		return -2;
 	if (w->cap - w->len < 65536) {
 		size_t cap;
-		char *buf = ptb_size_mul(w->cap, 2, &cap) && ptb_size_add(cap, 65536, &cap) &&
-			    w->len < MAX_ANSWER_BYTES ? realloc(w->buf, cap) : NULL;
+		char *buf = ptb_size_mul(w->cap, 2, &cap) && ptb_size_add(cap, 65536, &cap)
+			    ? realloc(w->buf, cap) : NULL;
 		if (!buf)
 			return -1;
 		w->buf = buf;
@@ -143,15 +146,21 @@ static int pump(struct ptb_worker *w)
 	return 1;
 }
 
-/* The first complete line, parsed, or NULL while there is none. */
+/* The first complete line, parsed, or NULL while there is none.  Only
+ * the bytes not yet searched are searched: a long line arriving in many
+ * reads costs its length once, not once per read. */
 static json_t *take_line(struct ptb_worker *w, bool *malformed)
 {
-	char *nl = w->len ? memchr(w->buf, '\n', w->len) : NULL;
-	if (!nl)
+	char *nl = w->len > w->scanned ? memchr(w->buf + w->scanned, '\n', w->len - w->scanned)
+				       : NULL;
+	if (!nl) {
+		w->scanned = w->len;
 		return NULL;
+	}
 	*nl = '\0';
 	json_t *msg = json_loads(w->buf, 0, NULL);
 	w->len -= (size_t)(nl + 1 - w->buf);
+	w->scanned = 0;
 	memmove(w->buf, nl + 1, w->len);
 	*malformed = !msg;
 	return msg;
@@ -229,7 +238,14 @@ enum ptb_trial_outcome ptb_worker_trial(struct ptb_worker *w, const json_t *requ
 			return PTB_TRIAL_TIMEOUT;
 		}
 		struct pollfd pfd = { w->from, POLLIN, 0 };
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) > 0 && pump(w) <= 0) {
+		int pumped = poll(&pfd, 1, (int)(left * 1000) + 1) > 0 ? pump(w) : 1;
+		if (pumped == -2) {
+			snprintf(why, len, "worker %d wrote %zu MiB without ending its answer's line",
+				 (int)w->pid, MAX_ANSWER_BYTES >> 20);
+			reap(w, true, NULL, 0);
+			return PTB_TRIAL_FAILED;
+		}
+		if (pumped <= 0) {
 			/* Keep an answer that came with the end of file. */
 			if ((msg = take_line(w, &malformed)) || malformed)
 				return judge_answer(w, msg, answer, why, len);
