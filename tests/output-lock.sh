@@ -14,7 +14,7 @@ cd "$work" || exit 1
 # A run that lasts: test.slow takes 0.3 s a point, for many trials.
 "$PTBENCH_T" run -b test.slow --trials 100 --timeout 10 -o shared.svg >first.out 2>first.err &
 first=$!
-for i in $(seq 1 100); do    # until its run document is on disk
+for i in $(seq 1 300); do    # until its run document is on disk (30 s)
 	[ -s shared.svg ] && break
 	sleep 0.1
 done
