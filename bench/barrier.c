@@ -151,11 +151,11 @@ static void barrier_teardown(struct ptb_point *p)
 
 static const struct ptb_param barrier_params[] = {
 	{ "threads", NULL, "2,4,8,16,32,64,128,256", 2, PTB_MAX_CLIENTS + 1,
-	  "threads at the barrier, one per PU (na beyond the allowed PUs)" },
+	  "threads at the barrier, one per PU (na beyond the allowed PUs)", 0 },
 	{ "order", PTB_ORDERS, PTB_ORDERS, 0, 0,
-	  "compact: fill a core's, then a package's PUs first; spread: one PU per core first" },
+	  "compact: fill a core's, then a package's PUs first; spread: one PU per core first", 0 },
 	{ "impl", "posix,synth", "posix,synth", 0, 0,
-	  "posix: pthread_barrier_wait; synth: built from a mutex and a condition variable" },
+	  "posix: pthread_barrier_wait; synth: built from a mutex and a condition variable", 0 },
 	{ 0 }
 };
 

@@ -125,7 +125,7 @@ static int c2c_defaults(const struct ptb_system *sys, const char *var, char *buf
 
 static const struct ptb_param c2c_params[] = {
 	{ "pair", NULL, "0", 0, PTB_PAIR_PLAN_ALL - 1,
-	  "an ordered pair of PUs of this machine's plan (default: every pair of it)" },
+	  "an ordered pair of PUs of this machine's plan (default: every pair of it)", 0 },
 	{ 0 }
 };
 

@@ -93,7 +93,7 @@ static void latency_teardown(struct ptb_point *p)
 
 static const struct ptb_param latency_params[] = {
 	{ "size", NULL, "4096..268435456", 4096, 1L << 40,
-	  "working set in bytes (4 KiB up to 4 x the last-level cache)" },
+	  "working set in bytes (4 KiB up to 4 x the last-level cache)", 0 },
 	{ 0 }
 };
 

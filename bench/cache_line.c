@@ -98,7 +98,8 @@ static void line_teardown(struct ptb_point *p)
 
 static const struct ptb_param line_params[] = {
 	{ "stride", NULL, "8,16,32,64,128,256,512", 8, 4096,
-	  "bytes between the two loads of a block (a multiple of 8)" },
+	  "bytes between the two loads of a block (a multiple of a pointer's size)",
+	  sizeof(void *) },
 	{ 0 }
 };
 

@@ -78,9 +78,9 @@ static void share_run(struct ptb_point *p, uint64_t n)
 
 static const struct ptb_param share_params[] = {
 	{ "placement", "same_pu,smt,cross_core,cross_package,cross_numa",
-	  "same_pu,smt,cross_core,cross_package,cross_numa", 0, 0, "where the two threads run" },
+	  "same_pu,smt,cross_core,cross_package,cross_numa", 0, 0, "where the two threads run", 0 },
 	{ "layout", PTB_SHARE_LAYOUTS, PTB_SHARE_LAYOUTS, 0, 0,
-	  "true: one word; false: two words, one line; padded: two lines; read: one writes, one reads a line" },
+	  "true: one word; false: two words, one line; padded: two lines; read: one writes, one reads a line", 0 },
 	{ 0 }
 };
 

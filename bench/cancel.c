@@ -145,14 +145,16 @@ static int pool_fill(size_t want)
 		if (st.count > 0)	/* st.v is still NULL before the first fill */
 			memmove(st.v, st.v + st.head, st.count * sizeof *st.v);
 		st.head = 0;
+		size_t twice;
 		if (want > st.cap) {
-			struct victim **grown = realloc(st.v, 2 * want * sizeof *grown);
+			struct victim **grown = ptb_size_mul(want, 2, &twice)
+				? ptb_array_realloc(st.v, twice, sizeof *grown) : NULL;
 			if (!grown) {
 				ptb_point_error(st.p, "cancel: out of memory");
 				return -1;
 			}
 			st.v = grown;
-			st.cap = 2 * want;
+			st.cap = twice;
 		}
 	}
 	while (st.count < want)
@@ -251,9 +253,9 @@ static void cancel_teardown(struct ptb_point *p)
 static const struct ptb_param cancel_params[] = {
 	{ "type", "deferred,async", "deferred,async", 0, 0,
 	  "deferred: the victim blocks at a cancellation point; async: it spins with "
-	  "asynchronous cancellation" },
+	  "asynchronous cancellation", 0 },
 	{ "placement", PTB_PLACEMENTS_ALL, "same_pu,cross_core", 0, 0,
-	  "where the main thread and the victims run" },
+	  "where the main thread and the victims run", 0 },
 	{ 0 }
 };
 

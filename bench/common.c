@@ -202,7 +202,7 @@ static int pool_alloc(struct ptb_mutex_pool *pool, size_t cap)
 {
 	if (cap == 0)
 		cap = 1;
-	pool->m = malloc(cap * sizeof *pool->m);
+	pool->m = ptb_array_realloc(NULL, cap, sizeof *pool->m);
 	if (!pool->m)
 		return -1;
 	pool->cap = cap;

@@ -56,10 +56,10 @@ int ptb_bench_place_group(struct ptb_point *p, const char *order, int n, int *pu
  */
 #define PTB_MUTEX_KIND_PARAMS \
 	{ "type", "normal,recursive,errorcheck,adaptive", "normal", 0, 0, \
-	  "mutex type; normal is the library's default mutex" }, \
+	  "mutex type; normal is the library's default mutex", 0 }, \
 	{ "protocol", "none,inherit,protect", "none", 0, 0, \
-	  "priority protocol; protect with the lowest SCHED_FIFO ceiling" }, \
-	{ "robust", "no,yes", "no", 0, 0, "a robust mutex (survives its owner's death)" }
+	  "priority protocol; protect with the lowest SCHED_FIFO ceiling", 0 }, \
+	{ "robust", "no,yes", "no", 0, 0, "a robust mutex (survives its owner's death)", 0 }
 #define PTB_MUTEX_KIND_VARS "type protocol robust"
 int ptb_bench_mutex_init(struct ptb_point *p, pthread_mutex_t *m);
 

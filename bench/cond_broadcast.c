@@ -161,9 +161,9 @@ static void bcast_teardown(struct ptb_point *p)
 
 static const struct ptb_param bcast_params[] = {
 	{ "waiters", NULL, "0,1,2,4,8,16,32,64,128,255", 0, PTB_MAX_CLIENTS - 1,
-	  "threads waiting on the condition (one_per_pu: na beyond the allowed PUs - 1)" },
+	  "threads waiting on the condition (one_per_pu: na beyond the allowed PUs - 1)", 0 },
 	{ "layout", "one_per_pu,same_pu", "one_per_pu,same_pu", 0, 0,
-	  "one_per_pu: every thread on a PU of its own; same_pu: all on one PU" },
+	  "one_per_pu: every thread on a PU of its own; same_pu: all on one PU", 0 },
 	{ 0 }
 };
 

@@ -96,7 +96,7 @@ static void cgap_teardown(struct ptb_point *p)
 
 static const struct ptb_param cgap_params[] = {
 	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
-	  "where the sending main thread and the receiving client run (two PUs)" },
+	  "where the sending main thread and the receiving client run (two PUs)", 0 },
 	{ 0 }
 };
 

@@ -123,9 +123,9 @@ static void condpp_teardown(struct ptb_point *p)
 
 static const struct ptb_param condpp_params[] = {
 	{ "placement", PTB_PLACEMENTS_ALL, PTB_PLACEMENTS_ALL, 0, 0,
-	  "where the main thread and the client run" },
+	  "where the main thread and the client run", 0 },
 	{ "signal", "locked,unlocked", "locked", 0, 0,
-	  "signal while holding the mutex, or after unlocking it" },
+	  "signal while holding the mutex, or after unlocking it", 0 },
 	{ 0 }
 };
 

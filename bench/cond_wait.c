@@ -94,7 +94,7 @@ static void condwait_teardown(struct ptb_point *p)
 
 static const struct ptb_param condwait_params[] = {
 	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
-	  "where the waiting main thread and the signalling client run (two PUs)" },
+	  "where the waiting main thread and the signalling client run (two PUs)", 0 },
 	{ 0 }
 };
 

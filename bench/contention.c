@@ -251,10 +251,10 @@ static int contention_defaults(const struct ptb_system *sys, const char *var, ch
 
 static const struct ptb_param contention_params[] = {
 	{ "threads", NULL, "1,2,4,8,16,32,64,128,256", 1, PTB_MAX_CLIENTS,
-	  "threads, one per PU (default: 1, 2, 4, ... and every allowed PU)" },
+	  "threads, one per PU (default: 1, 2, 4, ... and every allowed PU)", 0 },
 	{ "order", PTB_ORDERS, PTB_ORDERS, 0, 0,
 	  "compact: a core's PUs, then its package's, first; spread: one per core, "
-	  "alternating packages, first" },
+	  "alternating packages, first", 0 },
 	{ 0 }
 };
 

@@ -56,7 +56,7 @@ static const struct ptb_client_ops receiver_ops = { .body = receiver };
 
 static int gap_setup(struct ptb_point *p)
 {
-	gp = (struct gap){ .m = malloc(PTB_GAP_RING * sizeof *gp.m) };
+	gp = (struct gap){ .m = ptb_array_realloc(NULL, PTB_GAP_RING, sizeof *gp.m) };
 	p->state = &gp;
 	if (!gp.m) {
 		ptb_point_error(p, "out of memory");
@@ -98,7 +98,7 @@ static void gap_teardown(struct ptb_point *p)
 
 static const struct ptb_param gap_params[] = {
 	{ "placement", PTB_PLACEMENTS_TWO_PU, PTB_PLACEMENTS_TWO_PU, 0, 0,
-	  "where the sending main thread and the receiving client run (two PUs)" },
+	  "where the sending main thread and the receiving client run (two PUs)", 0 },
 	{ 0 }
 };
 

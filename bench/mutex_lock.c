@@ -107,7 +107,9 @@ static void restore(struct ptb_point *p, uint64_t n, span_fn *undo)
 	ptb_point_note(p, "array", st->cycle);
 	if (st->done < n)
 		ptb_point_note(p, "padded_timings", ++st->pool.padded);
-	if (ptb_mutex_pool_reserve(&st->pool, 2 * n) < 0)
+	size_t want;
+	if ((size_t)n != n || !ptb_size_mul(n, 2, &want) ||
+	    ptb_mutex_pool_reserve(&st->pool, want) < 0)
 		ptb_point_error(p, "out of memory for %llu mutexes", 2 * (unsigned long long)n);
 }
 
@@ -122,7 +124,7 @@ static void array_teardown(struct ptb_point *p)
 
 static const struct ptb_param array_params[] = {
 	{ "mutexes", NULL, "1024", 1, 1000000,
-	  "size of the mutex array; the array walked is max(mutexes, iterations)" },
+	  "size of the mutex array; the array walked is max(mutexes, iterations)", 0 },
 	{ 0 }
 };
 

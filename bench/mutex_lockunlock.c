@@ -72,7 +72,7 @@ static void lockunlock_teardown(struct ptb_point *p)
 
 static const struct ptb_param lockunlock_params[] = {
 	{ "threads", "1,2", "1,2", 0, 0,
-	  "1: the process has never had another thread; 2: an idle second thread exists (the paper's process)" },
+	  "1: the process has never had another thread; 2: an idle second thread exists (the paper's process)", 0 },
 	PTB_MUTEX_KIND_PARAMS,
 	{ 0 }
 };

@@ -154,7 +154,7 @@ static void pingpong_teardown(struct ptb_point *p)
 
 static const struct ptb_param pingpong_params[] = {
 	{ "placement", PTB_PLACEMENTS_ALL, PTB_PLACEMENTS_ALL, 0, 0,
-	  "where the main thread and the client run" },
+	  "where the main thread and the client run", 0 },
 	PTB_MUTEX_KIND_PARAMS,
 	{ 0 }
 };

@@ -172,21 +172,21 @@ static void writer_check(struct ptb_point *p, uint64_t n)
 }
 
 static const struct ptb_param lockunlock_params[] = {
-	{ "mode", "read,write", "read,write", 0, 0, "read: rdlock+unlock; write: wrlock+unlock" },
+	{ "mode", "read,write", "read,write", 0, 0, "read: rdlock+unlock; write: wrlock+unlock", 0 },
 	{ 0 }
 };
 
 static const struct ptb_param readers_params[] = {
 	{ "threads", NULL, "1,2,4,8,16,32,64,128,256", 1, PTB_MAX_CLIENTS + 1,
-	  "reading threads, one per PU (na beyond the allowed PUs)" },
+	  "reading threads, one per PU (na beyond the allowed PUs)", 0 },
 	{ "order", PTB_ORDERS, PTB_ORDERS, 0, 0,
-	  "compact: fill a core's, then a package's PUs first; spread: one PU per core first" },
+	  "compact: fill a core's, then a package's PUs first; spread: one PU per core first", 0 },
 	{ 0 }
 };
 
 static const struct ptb_param writer_params[] = {
 	{ "readers", NULL, "1,2,4,8,16,32,64,128,255", 1, PTB_MAX_CLIENTS,
-	  "threads reading meanwhile, one per PU (na beyond the allowed PUs - 1)" },
+	  "threads reading meanwhile, one per PU (na beyond the allowed PUs - 1)", 0 },
 	{ 0 }
 };
 

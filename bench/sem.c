@@ -203,11 +203,11 @@ static void postwait_teardown(struct ptb_point *p)
 }
 
 #define IMPL_PARAM { "impl", "posix,synth", "posix,synth", 0, 0, \
-	"posix: sem_post/sem_wait; synth: built from a mutex and a condition variable" }
+	"posix: sem_post/sem_wait; synth: built from a mutex and a condition variable", 0 }
 
 static const struct ptb_param pingpong_params[] = {
 	{ "placement", PTB_PLACEMENTS_ALL, PTB_PLACEMENTS_ALL, 0, 0,
-	  "where the main thread and the client run" },
+	  "where the main thread and the client run", 0 },
 	IMPL_PARAM,
 	{ 0 }
 };

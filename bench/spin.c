@@ -146,7 +146,7 @@ static const struct ptb_param no_params[] = { { 0 } };
 
 static const struct ptb_param pingpong_params[] = {
 	{ "placement", PTB_PLACEMENTS_ALL, PTB_PLACEMENTS_ALL, 0, 0,
-	  "where the main thread and the client run" },
+	  "where the main thread and the client run", 0 },
 	{ 0 }
 };
 

@@ -181,7 +181,7 @@ static void yield_teardown(struct ptb_point *p)
 
 static const struct ptb_param yield_params[] = {
 	{ "proxy", "no,yes", "no", 0, 0,
-	  "yes: a proxy thread, not the main thread, does the yielding (the paper's AIX variant)" },
+	  "yes: a proxy thread, not the main thread, does the yielding (the paper's AIX variant)", 0 },
 	{ 0 }
 };
 

@@ -24,6 +24,7 @@
 #include "platform/sysinfo.h"
 #include "platform/topology.h"
 #include "platform/uctx.h"
+#include "text/size.h"
 
 #define PTB_MAX_PARAMS  4
 #define PTB_MAX_CLIENTS 256   /* a thread per PU of a large machine */
@@ -52,6 +53,7 @@ struct ptb_param {
 	const char *defaults;   /* "yes,no" or "1,16,256" */
 	long min, max;          /* numeric range */
 	const char *help;
+	long step;              /* numeric values are multiples of it; 0: any */
 };
 
 enum ptb_status {

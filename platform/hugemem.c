@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "hugemem.h"
+#include "text/size.h"
 
 #define SMALL_ALIGN 4096
 
@@ -24,11 +25,18 @@ static size_t round_up(size_t x, size_t to)
 int ptb_hugemem_alloc(struct ptb_hugemem *m, size_t bytes)
 {
 	size_t huge = ptb_hugemem_page_size(), align = huge ? huge : SMALL_ALIGN;
-	size_t region = round_up(bytes, align);
+	size_t region = 0, total;
 	memset(m, 0, sizeof *m);
 	m->bytes = bytes;
 	m->huge_fraction = -1;
-	m->map_bytes = region + align;
+	/* region + one alignment's slack, each sum checked: a size near
+	 * SIZE_MAX would round to a tiny mapping. */
+	if (!ptb_size_add(bytes, align, &total) ||
+	    !ptb_size_add(region = round_up(bytes, align), align, &total)) {
+		snprintf(m->why, sizeof m->why, "%zu bytes: too large to map", bytes);
+		return -1;
+	}
+	m->map_bytes = total;
 	m->map = mmap(NULL, m->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
 		      -1, 0);
 	if (m->map == MAP_FAILED) {

@@ -19,7 +19,7 @@
 
 static const struct ptb_param point_param[] = {
 	/* name    domain         defaults       min max help */
-	{ "k",     "1,2,3,4,5,6", "1,2,3,4,5,6", 0,  0,  "which point" },
+	{ "k",     "1,2,3,4,5,6", "1,2,3,4,5,6", 0,  0,  "which point", 0 },
 	{ 0 }
 };
 
@@ -65,7 +65,7 @@ static int slow_setup(struct ptb_point *p)
 
 static const struct ptb_param flaky_param[] = {
 	/* name    domain       defaults  min max help */
-	{ "mode",  "crash,hang", "crash", 0,  0,  "how the one bad trial fails" },
+	{ "mode",  "crash,hang", "crash", 0,  0,  "how the one bad trial fails", 0 },
 	{ 0 }
 };
 

@@ -6,6 +6,7 @@
  * growth of n are checked deterministically and in microseconds of real
  * time.
  */
+#include <math.h>
 #include <string.h>
 
 #include "engine/measure.h"
@@ -295,8 +296,35 @@ static void unstable_logic(void)
 	ptb_measurement_free(&m);
 }
 
+/* An action that fails from 4 iterations on (a chain of threads that
+ * cannot all be created): its timing is NaN, and the measurement stops
+ * there instead of growing n towards 2^62. */
+static double fails_from_4(uint64_t n)
+{
+	return n >= 4 ? NAN : 1e-3 * (double)n;
+}
+
+static void failed_action(void)
+{
+	struct ptb_limits l;
+	struct ptb_measurement m;
+	struct fake f = { .fn = fails_from_4 };
+	struct ptb_timer t = timer_of(&f);
+	ptb_limits_default(&l);
+	int rc = ptb_measure(&l, &t, 1, &m);
+	tap_ok(rc == 0 && m.stop == PTB_STOPPED_FAILED && m.timings == 0,
+	       "a NaN timing ends the measurement: stop failed, nothing kept (rc %d, stop %d, "
+	       "%d timings)", rc, (int)m.stop, m.timings);
+	tap_ok(f.calls == 3 && f.last_n == 4,
+	       "no timing after the failed one, n not grown past it (%d calls, last n %llu)",
+	       f.calls, (unsigned long long)f.last_n);
+	tap_ok(strcmp(ptb_stop_why_name(m.stop, l.rule), "failed") == 0, "its name is 'failed'");
+	ptb_measurement_free(&m);
+}
+
 int main(void)
 {
+	failed_action();
 	defaults();
 	growth();
 	growth_zero_then_linear();

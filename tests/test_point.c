@@ -9,8 +9,8 @@
 #include "tap.h"
 
 static const struct ptb_param params[] = {
-	{ "detach",  "yes,no", "yes,no", 0, 0, "" },
-	{ "mutexes", NULL,     "1024",   1, 1000000, "" },
+	{ "detach",  "yes,no", "yes,no", 0, 0, "", 0 },
+	{ "mutexes", NULL,     "1024",   1, 1000000, "", 0 },
 	{ 0 },
 };
 static const struct ptb_bench bench = { .name = "test.point", .params = params };

@@ -67,8 +67,8 @@ static int temp_files(const char *path)
 }
 
 static const struct ptb_param bench_params[] = {
-	{ "placement", "unbound,same_pu,cross_core", "cross_core", 0, 0, "where" },
-	{ "mutexes", NULL, "1024", 1, 1 << 20, "how many" },
+	{ "placement", "unbound,same_pu,cross_core", "cross_core", 0, 0, "where", 0 },
+	{ "mutexes", NULL, "1024", 1, 1 << 20, "how many", 0 },
 	{ 0 },
 };
 static const struct ptb_bench bench = {

@@ -7,34 +7,41 @@
 #include <math.h>
 #include <string.h>
 
+#include "engine/assign.h"
 #include "engine/sweep.h"
 #include "tap.h"
 
 #define PLACEMENTS "unbound,same_pu,smt,cross_core,cross_package,cross_numa"
 
 static const struct ptb_param create_params[] = {
-	{ "detach", "yes,no",          "yes,no",         0, 0, "" },
-	{ "scope",  "system,process",  "system,process", 0, 0, "" },
+	{ "detach", "yes,no",          "yes,no",         0, 0, "", 0 },
+	{ "scope",  "system,process",  "system,process", 0, 0, "", 0 },
 	{ 0 },
 };
 static const struct ptb_param pingpong_params[] = {
-	{ "placement", PLACEMENTS, "unbound,same_pu,cross_core", 0, 0, "" },
+	{ "placement", PLACEMENTS, "unbound,same_pu,cross_core", 0, 0, "", 0 },
 	{ 0 },
 };
 static const struct ptb_param wait_params[] = {
-	{ "placement", "smt,cross_core,cross_package,cross_numa", "smt,cross_core", 0, 0, "" },
+	{ "placement", "smt,cross_core,cross_package,cross_numa", "smt,cross_core", 0, 0, "", 0 },
 	{ 0 },
 };
 static const struct ptb_param lock_params[] = {
-	{ "mutexes", NULL, "1024", 1, 1000000, "" },
+	{ "mutexes", NULL, "1024", 1, 1000000, "", 0 },
 	{ 0 },
 };
 static const struct ptb_param mixed_params[] = {
-	{ "placement", PLACEMENTS, "same_pu", 0, 0, "" },
-	{ "mutexes", NULL, "1024", 1, 1000000, "" },
+	{ "placement", PLACEMENTS, "same_pu", 0, 0, "", 0 },
+	{ "mutexes", NULL, "1024", 1, 1000000, "", 0 },
 	{ 0 },
 };
 
+static const struct ptb_param line_params[] = {
+	{ "stride", NULL, "8,16", 8, 4096, "", 8 },
+	{ 0 },
+};
+
+static const struct ptb_bench line = { .name = "cache.line", .params = line_params };
 static const struct ptb_bench create = { .name = "create", .params = create_params };
 static const struct ptb_bench pingpong = { .name = "mutex.pingpong", .params = pingpong_params };
 static const struct ptb_bench condwait = { .name = "cond.wait", .params = wait_params };
@@ -86,8 +93,19 @@ static void cross_product(void)
 	points(&create, a1, 1, 0, NULL, out, sizeof out);
 	tap_ok(strcmp(out, "no/system;no/process;") == 0, "-p detach=no (%s)", out);
 	points(&create, a2, 4, 0, NULL, out, sizeof out);
-	tap_ok(strcmp(out, "no/system;yes/system;") == 0,
-	       "order as given, last -p wins, other benchmarks' variables ignored (%s)", out);
+	tap_ok(strcmp(out, "no/process;no/system;yes/process;yes/system;") == 0,
+	       "order as given, a repeated -p adds its values, other benchmarks' variables "
+	       "ignored (%s)", out);
+	const char *a4[] = { "placement=same_pu", "placement=cross_core,same_pu",
+			     "placement=unbound" };
+	points(&pingpong, a4, 3, 0, NULL, out, sizeof out);
+	tap_ok(strcmp(out, "same_pu;cross_core;unbound;") == 0,
+	       "-p placement=same_pu -p placement=cross_core,same_pu -p placement=unbound: "
+	       "all three, in order, once each (%s)", out);
+	const char *a5[] = { "mutexes=1..8", "mutexes=16" };
+	points(&lock, a5, 2, 0, NULL, out, sizeof out);
+	tap_ok(strcmp(out, "ERROR mutex.lock: mutexes: a range LO..HI cannot be combined with "
+		      "other values of it") == 0, "a range and a repeated -p: refused (%s)", out);
 	points(&lock, a3, 1, 0, NULL, out, sizeof out);
 	tap_ok(strcmp(out, "16;8;") == 0, "numbers canonical, repeats dropped (%s)", out);
 	tap_ok(points(&plain, NULL, 0, 0, NULL, out, sizeof out) == 1 && strcmp(out, ";") == 0,
@@ -127,6 +145,11 @@ static void bad_inputs(void)
 	one_line("range of names", &pingpong, "placement=unbound..smt", NULL);
 	one_line("no '='", &pingpong, "placement", "-p 'placement': expected VAR=V1,V2,... or VAR=LO..HI");
 	one_line("no name", &pingpong, "=same_pu", NULL);
+	one_line("off the step", &line, "stride=9",
+		 "cache.line: stride: '9' is not an integer in [8, 4096] that is a multiple of 8");
+	one_line("range off the step", &line, "stride=8..100",
+		 "cache.line: stride: '8..100' is not a range LO..HI of integers in [8, 4096] "
+		 "that are multiples of 8 with LO <= HI");
 }
 
 static int check(const struct ptb_bench *const *b, int n, const char *assign, char *err)
@@ -198,6 +221,15 @@ static void refinement(void)
 	tap_ok(n == 1 && strcmp(out, "5;") == 0, "LO == HI: one point");
 	n = points(&lock, r, 1, 14, failed_at_64, out, sizeof out);
 	tap_ok(n == 11, "a failed point is never the end of a split (%s)", out + strlen(coarse));
+
+	const char *rs[] = { "stride=8..512" };
+	n = points(&line, rs, 1, 100, step100, out, sizeof out);
+	bool multiples = n > 7;
+	for (const char *p = out; *p; p = strchr(p, ';') + 1)
+		multiples = multiples && strtol(p, NULL, 10) % 8 == 0;
+	tap_ok(multiples && strstr(out, ";96;") && strstr(out, ";104;") && !strstr(out, ";100;"),
+	       "a variable with a step: coarse and refined points are multiples of it, and "
+	       "refinement stops one step from the jump (%d: %s)", n, out);
 
 	n = points(&mixed, rm, 2, 12, step100, out, sizeof out);
 	tap_ok(n == 24 && strstr(out, "same_pu/1024;same_pu/96;cross_core/1;") &&

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -88,9 +89,14 @@ static int dispatch(int argc, char **argv)
 	argv[0] = "ptbench";
 	join_args(argc, argv, ptb_typed_command, sizeof ptb_typed_command);
 	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")))
+		bool help = argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"));
+		bool version = argc >= 2 && !strcmp(argv[1], "--version");
+		if ((help || version) && argc > 2)
+			return ptb_bad_input(NULL, "%s takes nothing after it (got '%s')", argv[1],
+					     argv[2]);
+		if (help)
 			return fputs(main_usage, stdout), 0;
-		if (argc >= 2 && !strcmp(argv[1], "--version"))
+		if (version)
 			return puts(PACKAGE_STRING), 0;
 		argv[0] = "run";
 		return ptb_cmd_run(argc, argv);

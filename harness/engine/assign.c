@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "engine/assign.h"
+#include "text/size.h"
 #include "text/text.h"
 
 /* A whole base-10 integer: no blanks, no trailing text, no overflow. */
@@ -60,6 +61,23 @@ static void malformed(const char *a, char *err, size_t errlen)
 	ptb_errf(err, errlen, "-p '%s': expected VAR=V1,V2,... or VAR=LO..HI", a);
 }
 
+long ptb_param_step(const struct ptb_param *par)
+{
+	return par->step > 1 ? par->step : 1;
+}
+
+/* " that is (are) a multiple (multiples) of STEP" for a variable that has
+ * a step, else "". */
+static const char *multiple_of(const struct ptb_param *par, bool plural)
+{
+	static _Thread_local char buf[64];
+	if (ptb_param_step(par) == 1)
+		return "";
+	snprintf(buf, sizeof buf, plural ? " that are multiples of %ld" : " that is a multiple of %ld",
+		 par->step);
+	return buf;
+}
+
 int ptb_value_check(const struct ptb_bench *b, const struct ptb_param *par,
 		      const char *v, size_t len, char *canon, size_t canonlen,
 		      char *err, size_t errlen)
@@ -75,9 +93,10 @@ int ptb_value_check(const struct ptb_bench *b, const struct ptb_param *par,
 			snprintf(canon, canonlen, "%.*s", (int)len, v);
 		return 0;
 	}
-	if (!parse_long(v, len, &x) || x < par->min || x > par->max) {
-		ptb_errf(err, errlen, "%s: %s: '%.*s' is not an integer in [%ld, %ld]", b->name,
-		     par->name, (int)len, v, par->min, par->max);
+	if (!parse_long(v, len, &x) || x < par->min || x > par->max ||
+	    x % ptb_param_step(par)) {
+		ptb_errf(err, errlen, "%s: %s: '%.*s' is not an integer in [%ld, %ld]%s", b->name,
+		     par->name, (int)len, v, par->min, par->max, multiple_of(par, false));
 		return -1;
 	}
 	if (canon)
@@ -90,9 +109,10 @@ int ptb_range_parse(const struct ptb_bench *b, const struct ptb_param *par,
 {
 	const char *dots = strstr(list, "..");
 	if (!parse_long(list, dots - list, lo) || !parse_long(dots + 2, strlen(dots + 2), hi) ||
-	    *lo > *hi || *lo < par->min || *hi > par->max) {
-		ptb_errf(err, errlen, "%s: %s: '%s' is not a range LO..HI of integers in [%ld, %ld] "
-		     "with LO <= HI", b->name, par->name, list, par->min, par->max);
+	    *lo > *hi || *lo < par->min || *hi > par->max || *lo % ptb_param_step(par) ||
+	    *hi % ptb_param_step(par)) {
+		ptb_errf(err, errlen, "%s: %s: '%s' is not a range LO..HI of integers in [%ld, %ld]%s "
+		     "with LO <= HI", b->name, par->name, list, par->min, par->max, multiple_of(par, true));
 		return -1;
 	}
 	return 0;
@@ -182,7 +202,15 @@ int ptb_assign_check(const struct ptb_bench *const *benches, int n,
 struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *const *assign,
 					 int nassign, char *why, size_t whylen)
 {
-	struct ptb_assign_set *set = calloc(1, sizeof *set + nassign * sizeof set->assign[0]);
+	/* A variable whose every assignment is cut to nothing skips b; one
+	 * repeated -p of it that b takes is enough (the values accumulate). */
+	bool named[PTB_MAX_PARAMS] = { false }, kept[PTB_MAX_PARAMS] = { false };
+	const char *first_named[PTB_MAX_PARAMS] = { NULL };
+	size_t bytes;
+	struct ptb_assign_set *set = NULL;
+	if (nassign >= 0 && ptb_size_mul((size_t)nassign, sizeof set->assign[0], &bytes) &&
+	    ptb_size_add(bytes, sizeof *set, &bytes))
+		set = calloc(1, bytes);
 	if (!set) {
 		ptb_errf(why, whylen, "out of memory");
 		return NULL;
@@ -191,8 +219,12 @@ struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *
 		const char *list;
 		int namelen = ptb_assign_split(assign[i], &list);
 		const struct ptb_param *par = namelen > 0 ? find_param(b, assign[i], namelen) : NULL;
-		if (!par)
+		if (!par || par - b->params >= PTB_MAX_PARAMS)
 			continue;
+		size_t k = (size_t)(par - b->params);
+		named[k] = true;
+		if (!first_named[k])
+			first_named[k] = assign[i];
 		char *out = malloc(strlen(assign[i]) + 1), *end = out;
 		if (!out) {
 			ptb_errf(why, whylen, "out of memory");
@@ -208,12 +240,17 @@ struct ptb_assign_set *ptb_assign_narrow(const struct ptb_bench *b, const char *
 				end += sprintf(end, "%s%.*s", end == first ? "" : ",", (int)n, v);
 			v += n + (v[n] == ',');
 		}
-		if (end == first) {
-			ptb_errf(why, whylen, "%s: it takes none of %s", b->name, assign[i]);
+		if (end == first)
+			free(set->assign[--set->n]);
+		else
+			kept[k] = true;
+	}
+	for (int k = 0; k < PTB_MAX_PARAMS; k++)
+		if (named[k] && !kept[k]) {
+			ptb_errf(why, whylen, "%s: it takes none of %s", b->name, first_named[k]);
 			ptb_assign_free(set);
 			return NULL;
 		}
-	}
 	return set;
 }
 

@@ -22,6 +22,9 @@ bool ptb_assign_is_range(const struct ptb_param *par, const char *list);
 bool ptb_in_domain(const char *domain, const char *v, size_t len);
 /* One value v[0..len) of a variable: 0, with its canonical text in canon
  * (if given: "016" -> "16"), or -1 with err. */
+/* The step of a numeric variable's values (struct ptb_param.step), at
+ * least 1. */
+long ptb_param_step(const struct ptb_param *par);
 int ptb_value_check(const struct ptb_bench *b, const struct ptb_param *par, const char *v,
 		    size_t len, char *canon, size_t canonlen, char *err, size_t errlen);
 /* A range LO..HI within the variable's [min, max]: 0, or -1 with err. */

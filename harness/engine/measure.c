@@ -13,12 +13,16 @@
  * growth included -- is spent.  The budget is a hard limit except that at
  * least two timings are always kept, so that every measured point has a
  * standard deviation; a very slow action can therefore overrun the
- * budget by the warm-up and two timings.
+ * budget by the warm-up and two timings.  A timing of NaN says that the
+ * action failed (a benchmark gave its point an error or na verdict): the
+ * point is not worth another timing, and a growth that went on would only
+ * ask a failing action for twice as many iterations each time.
  */
 #include <math.h>
 #include <stdlib.h>
 
 #include "engine/measure.h"
+#include "text/size.h"
 
 #define MIN_KEPT 2
 /* n never exceeds this: doubling stays clear of overflow, and a timer that
@@ -93,6 +97,8 @@ static uint64_t grow(const struct ptb_limits *l, const struct ptb_timer *t, doub
 	double min = ptb_min_timing_ns(l, t);
 	for (;;) {
 		double elapsed = t->time(t->ctx, n);
+		if (isnan(elapsed))
+			return 0;
 		if (elapsed >= min || n == MAX_ITERATIONS || budget_spent(l, t, t0))
 			return n;
 		n = next_iterations(n, elapsed, min);
@@ -110,6 +116,7 @@ const char *ptb_stop_why_name(enum ptb_stop_why w, enum ptb_stop_rule rule)
 	case PTB_STOPPED_RULE:        return ptb_stop_rule_name(rule);
 	case PTB_STOPPED_MAX_TIMINGS: return "max_timings";
 	case PTB_STOPPED_BUDGET:      return "budget";
+	case PTB_STOPPED_FAILED:      return "failed";
 	}
 	return "?";
 }
@@ -124,12 +131,15 @@ static uint64_t warm_up(const struct ptb_limits *l, const struct ptb_timer *t, d
 {
 	double min = ptb_min_timing_ns(l, t);
 	uint64_t n = grow(l, t, t0, 1);
-	for (;;) {
+	while (n) {
 		double elapsed = t->time(t->ctx, n);
+		if (isnan(elapsed))
+			return 0;
 		if (elapsed >= min / 2 || n == MAX_ITERATIONS || budget_spent(l, t, t0))
 			return n;
 		n = grow(l, t, t0, next_iterations(n, elapsed, min));
 	}
+	return 0;
 }
 
 /* Why to stop after `kept` timings, or -1 to go on. */
@@ -153,14 +163,20 @@ int ptb_measure(const struct ptb_limits *l, const struct ptb_timer *t,
 	int why = -1;
 
 	*m = (struct ptb_measurement){ 0 };
-	m->samples = malloc(max_kept * sizeof *m->samples);
+	m->samples = ptb_array_realloc(NULL, (size_t)max_kept, sizeof *m->samples);
 	if (!m->samples)
 		return -1;
 	if (divisor <= 0)
 		divisor = 1;
 	m->iterations = warm_up(l, t, t0);
+	if (!m->iterations)
+		why = PTB_STOPPED_FAILED;
 	while (why < 0) {
 		double elapsed = t->time(t->ctx, m->iterations);
+		if (isnan(elapsed)) {
+			why = PTB_STOPPED_FAILED;
+			break;
+		}
 		m->samples[m->timings++] = elapsed / ((double)m->iterations * divisor);
 		ptb_stats_compute(m->samples, m->timings, &m->stats);
 		why = stop_now(l, t, t0, m->timings, max_kept, &m->stats);

@@ -31,7 +31,8 @@ int ptb_limits_from_json(struct ptb_limits *l, const json_t *j);
 
 /* Where timings come from: a real benchmark or a script. */
 struct ptb_timer {
-	/* Elapsed ns of n iterations of the action. */
+	/* Elapsed ns of n iterations of the action; NaN when the action
+	 * failed, which ends the measurement (stop PTB_STOPPED_FAILED). */
 	double (*time)(void *ctx, uint64_t n);
 	/* Seconds since an arbitrary origin, for the budget. */
 	double (*now)(void *ctx);
@@ -44,6 +45,7 @@ enum ptb_stop_why {
 	PTB_STOPPED_RULE,         /* the rule held: status ok */
 	PTB_STOPPED_MAX_TIMINGS,  /* limits hit without the rule: unstable */
 	PTB_STOPPED_BUDGET,
+	PTB_STOPPED_FAILED,       /* a timing was NaN: the action failed */
 };
 const char *ptb_stop_why_name(enum ptb_stop_why w, enum ptb_stop_rule rule);
 
@@ -58,7 +60,8 @@ struct ptb_measurement {
 /* The shortest acceptable timing for a clock: max(target, 1000 x overhead,
  * 100 x resolution), in ns. */
 double ptb_min_timing_ns(const struct ptb_limits *l, const struct ptb_timer *t);
-/* Iterations per timing, grown as the header comment of measure.c says. */
+/* Iterations per timing, grown as the header comment of measure.c says;
+ * 0 when a timing was NaN (the action failed). */
 uint64_t ptb_grow_iterations(const struct ptb_limits *l, const struct ptb_timer *t);
 /* The whole point.  divisor = ops_per_iter.  0, or -1 on allocation failure. */
 int ptb_measure(const struct ptb_limits *l, const struct ptb_timer *t,

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "engine/pairs.h"
+#include "text/size.h"
 
 static int add_pair(const struct ptb_topology *t, struct ptb_pu_pair *out, int n, int a, int b)
 {
@@ -23,8 +24,9 @@ static int add_pair(const struct ptb_topology *t, struct ptb_pu_pair *out, int n
 static int sample_pairs(const struct ptb_topology *t, const int *compact, const int *spread,
 			int n, struct ptb_pu_pair *out)
 {
+	size_t nn;
 	int k = 0, *rank = calloc((size_t)n, sizeof *rank);
-	unsigned char *taken = calloc((size_t)n * (size_t)n, 1);
+	unsigned char *taken = ptb_size_mul((size_t)n, (size_t)n, &nn) ? calloc(nn, 1) : NULL;
 	if (!rank || !taken) {
 		free(rank);
 		free(taken);

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The data points of one benchmark: the cross product of its variables'
- * values, taken from the variable's defaults or from the last `-p VAR=...`
- * naming it.  Values are checked strictly: an enumerated value must be in
- * the domain, a numeric one must be a whole base-10 integer in [min, max]
- * (it is then written back in canonical form, "016" -> "16"); repeated
- * values are dropped.
+ * values, taken from the variable's defaults or from every `-p VAR=...`
+ * naming it, in order (a repeated -p adds its values; a range stands
+ * alone).  Values are checked strictly: an enumerated value must be in the
+ * domain, a numeric one must be a whole base-10 integer in [min, max] and
+ * a multiple of the variable's step (it is then written back in canonical
+ * form, "016" -> "16"); repeated values are dropped.
  *
  * A numeric variable given as one range "LO..HI" is swept coarsely -- LO,
  * every power of two strictly between, HI -- and then refined, SKaMPI
@@ -46,6 +47,7 @@
 #include "engine/assign.h"
 #include "engine/sweep.h"
 #include "text/text.h"
+#include "text/size.h"
 
 #define DEFAULT_MAX_POINTS 16
 
@@ -99,7 +101,7 @@ static int add_value(struct var *v, const char *s)
 	for (int i = 0; i < v->nvals; i++)
 		if (strcmp(v->vals[i], s) == 0)
 			return 0;
-	char **grown = realloc(v->vals, (v->nvals + 1) * sizeof *grown);
+	char **grown = ptb_array_realloc(v->vals, (size_t)v->nvals + 1, sizeof *grown);
 	if (!grown)
 		return -1;
 	v->vals = grown;
@@ -121,7 +123,7 @@ static int coarse_sweep(struct var *v, long lo, long hi)
 	if (add_long(v, lo) < 0)
 		return -1;
 	for (long p = 1; p < hi; p *= 2) {
-		if (p > lo && add_long(v, p) < 0)
+		if (p > lo && p % ptb_param_step(v->par) == 0 && add_long(v, p) < 0)
 			return -1;
 		if (p > LONG_MAX / 2)
 			break;
@@ -134,7 +136,13 @@ static int fill_var(const struct ptb_bench *b, struct var *v, const char *list,
 {
 	char canon[64];
 	long lo, hi;
-	v->range = ptb_assign_is_range(v->par, list);
+	bool range = ptb_assign_is_range(v->par, list);
+	if ((range || v->range) && v->nvals > 0) {
+		ptb_errf(err, errlen, "%s: %s: a range LO..HI cannot be combined with other "
+			 "values of it", b->name, v->par->name);
+		return -1;
+	}
+	v->range = range;
 	if (v->range) {
 		if (ptb_range_parse(b, v->par, list, &lo, &hi, err, errlen) < 0)
 			return -1;
@@ -157,23 +165,29 @@ oom:
 	return -1;
 }
 
-/* The list of the last assignment naming par, or the defaults: this
- * machine's (written into here) when the variable has them. */
-static const char *list_for(const struct ptb_bench *b, const struct ptb_param *par,
-			    const char *const *assign, int nassign,
-			    const struct ptb_system *sys, char *here, size_t len)
+/* The values of every assignment naming the variable, in order (a
+ * repeated -p adds its values; add_value drops repeats), or else its
+ * defaults: this machine's (written into here) when it has them. */
+static int fill_from(const struct ptb_bench *b, struct var *v, const char *const *assign,
+		     int nassign, const struct ptb_system *sys, char *here, size_t len,
+		     char *err, size_t errlen)
 {
-	const char *found = par->defaults ? par->defaults : "";
-	if (sys && b->defaults_here && b->defaults_here(sys, par->name, here, len) == 0)
-		found = here;
+	const struct ptb_param *par = v->par;
+	bool given = false;
 	for (int i = 0; i < nassign; i++) {
 		const char *list;
-		int len = ptb_assign_split(assign[i], &list);
-		if (len > 0 && (size_t)len == strlen(par->name) &&
-		    strncmp(assign[i], par->name, len) == 0)
-			found = list;
+		int n = ptb_assign_split(assign[i], &list);
+		if (n > 0 && (size_t)n == strlen(par->name) && strncmp(assign[i], par->name, n) == 0) {
+			if (fill_var(b, v, list, err, errlen) < 0)
+				return -1;
+			given = true;
+		}
 	}
-	return found;
+	if (given)
+		return 0;
+	if (sys && b->defaults_here && b->defaults_here(sys, par->name, here, len) == 0)
+		return fill_var(b, v, here, err, errlen);
+	return fill_var(b, v, par->defaults ? par->defaults : "", err, errlen);
 }
 
 struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *assign,
@@ -200,8 +214,7 @@ struct ptb_sweep *ptb_sweep_new(const struct ptb_bench *b, const char *const *as
 		}
 		struct var *v = &s->vars[s->nvars++];
 		v->par = &b->params[i];
-		if (fill_var(b, v, list_for(b, v->par, assign, nassign, sys, here, HERE_LEN), err,
-			     errlen) < 0)
+		if (fill_from(b, v, assign, nassign, sys, here, HERE_LEN, err, errlen) < 0)
 			goto bad;
 		if (v->range && s->refined < 0)
 			s->refined = i;
@@ -249,13 +262,14 @@ static double interval_score(const struct line_point *l, int n, int j)
 	return dev > 0 ? INFINITY : 0;
 }
 
-/* Index j of the interval to split, or -1. */
-static int pick_interval(const struct line_point *l, int n)
+/* Index j of the interval to split, or -1: its endpoints, multiples of
+ * step, are more than one step apart. */
+static int pick_interval(const struct line_point *l, int n, long step)
 {
 	int best = -1;
 	double best_score = 0;
 	for (int j = 0; j + 1 < n; j++) {
-		if (l[j + 1].x - l[j].x <= 1 || !isfinite(l[j].mean) || !isfinite(l[j + 1].mean))
+		if (l[j + 1].x - l[j].x <= step || !isfinite(l[j].mean) || !isfinite(l[j + 1].mean))
 			continue;
 		double sc = interval_score(l, n, j);
 		if (!(sc > 0))
@@ -277,8 +291,8 @@ static const char *intern(struct ptb_sweep *s, long x)
 		if (strcmp(s->pool[i], buf) == 0)
 			return s->pool[i];
 	if (s->npool == s->pool_cap) {
-		int cap = s->pool_cap ? 2 * s->pool_cap : 16;
-		char **grown = realloc(s->pool, cap * sizeof *grown);
+		int cap = ptb_next_cap(s->pool_cap, 16);
+		char **grown = cap > 0 ? ptb_array_realloc(s->pool, (size_t)cap, sizeof *grown) : NULL;
 		if (!grown)
 			return NULL;
 		s->pool = grown;
@@ -331,8 +345,8 @@ static int make_lines(struct ptb_sweep *s)
 static int hand_out(struct ptb_sweep *s, int line, long x, const char *xs)
 {
 	if (s->nhanded == s->handed_cap) {
-		int cap = s->handed_cap ? 2 * s->handed_cap : 16;
-		struct handed *h = realloc(s->handed, (size_t)cap * sizeof *h);
+		int cap = ptb_next_cap(s->handed_cap, 16);
+		struct handed *h = cap > 0 ? ptb_array_realloc(s->handed, (size_t)cap, sizeof *h) : NULL;
 		if (!h)
 			return -1;
 		s->handed = h;
@@ -363,11 +377,12 @@ static int line_next(struct ptb_sweep *s, int k)
 	for (int i = 0; i < l->npts; i++)
 		if (!l->pts[i].fed)
 			return -1;
-	int j = l->npts >= s->max_points ? -1 : pick_interval(l->pts, l->npts);
+	long step = ptb_param_step(v->par);
+	int j = l->npts >= s->max_points ? -1 : pick_interval(l->pts, l->npts, step);
 	const char *str = NULL;
 	long x = 0;
 	if (j >= 0) {
-		x = l->pts[j].x + (l->pts[j + 1].x - l->pts[j].x) / 2;
+		x = l->pts[j].x + (l->pts[j + 1].x - l->pts[j].x) / 2 / step * step;
 		str = intern(s, x);
 	}
 	if (!str) {

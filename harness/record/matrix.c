@@ -16,6 +16,7 @@
 
 #include "record/matrix.h"
 #include "text/text.h"
+#include "text/size.h"
 
 const enum ptb_placement ptb_matrix_classes[PTB_MATRIX_NCLASSES] = {
 	PTB_SMT, PTB_CROSS_CORE, PTB_CROSS_PACKAGE, PTB_CROSS_NUMA,
@@ -30,7 +31,7 @@ static int cmp_double(const void *a, const void *b)
 void ptb_matrix_summarize(const char *const *cls, const double *ns, int n,
 			  struct ptb_matrix_class out[PTB_MATRIX_NCLASSES])
 {
-	double *v = malloc(((size_t)n + 1) * sizeof *v);
+	double *v = ptb_array_realloc(NULL, (size_t)n + 1, sizeof *v);
 	for (int c = 0; c < PTB_MATRIX_NCLASSES; c++) {
 		const char *name = ptb_placement_name(ptb_matrix_classes[c]);
 		int k = 0;

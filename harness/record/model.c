@@ -21,6 +21,7 @@
 #include "record/runfile.h"
 #include "record/validate.h"
 #include "text/text.h"
+#include "text/size.h"
 
 double ptb_jnum(const json_t *obj, const char *key)
 {
@@ -102,7 +103,7 @@ static int model_samples(struct ptb_record *r, int version)
 	r->samples_are_trials = version > 1;
 	if (n == 0)
 		return 0;
-	if (!(r->samples = malloc(n * sizeof *r->samples)))
+	if (!(r->samples = ptb_array_realloc(NULL, n, sizeof *r->samples)))
 		return -1;
 	json_array_foreach(s, i, e) {
 		const json_t *st = json_object_get(e, "status");

@@ -5,7 +5,9 @@
  * node, a FIFO, a socket or a symbolic link, which an atomic rename would
  * replace), and its directory takes the very temporary file the run will
  * write through.  Temporary files that a killed run left beside the path
- * are removed.
+ * are removed.  The check locks the path for the rest of the process
+ * ("PATH.lock", removed at exit), so that two commands never write one
+ * file: the second is refused at once.
  */
 #ifndef PTB_RECORD_TARGET_H
 #define PTB_RECORD_TARGET_H
@@ -16,7 +18,9 @@
 /* "PATH.tmp.PID", the temporary file the writer with that pid uses
  * (record/runfile.c).  0, or -1 when it does not fit in len. */
 int ptb_run_tmp_name(const char *path, pid_t pid, char *buf, size_t len);
-/* 0 when path can be written as a result file; -1 with err, one line. */
+/* 0 when path can be written as a result file, and is now this process's
+ * to write until it exits; -1 with err, one line: among others when
+ * another process holds the path. */
 int ptb_run_check_target(const char *path, char *err, size_t errlen);
 /* Remove PATH.tmp.PID files whose writer no longer exists. */
 void ptb_run_clean_stale(const char *path);

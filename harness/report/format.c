@@ -14,6 +14,7 @@
 
 #include "report/format.h"
 #include "text/text.h"
+#include "text/size.h"
 
 void ptb_fmt_us(char *buf, size_t len, double ns)
 {
@@ -208,8 +209,8 @@ int ptb_footnote(struct ptb_footnotes *f, const char *text)
 	if ((known = json_object_get(f->index, text)))
 		return (int)json_integer_value(known);
 	if (f->n == f->cap) {
-		int cap = f->cap ? 2 * f->cap : 8;
-		char **t = realloc(f->text, (size_t)cap * sizeof *t);
+		int cap = ptb_next_cap(f->cap, 8);
+		char **t = cap > 0 ? ptb_array_realloc(f->text, (size_t)cap, sizeof *t) : NULL;
 		if (!t)
 			return 0;
 		f->text = t;

@@ -16,13 +16,16 @@
 
 #include "report/format.h"
 #include "report/grid.h"
+#include "text/size.h"
 #include "text/text.h"
 
 int ptb_grid_init(struct ptb_grid *g, int nrows, int ncols, int left)
 {
 	*g = (struct ptb_grid){ .nrows = nrows, .ncols = ncols, .left = left };
+	size_t cells;
 	/* + 1: never calloc(0) */
-	g->cell = calloc((size_t)nrows * (size_t)ncols + 1, sizeof *g->cell);
+	if (ptb_size_mul((size_t)nrows, (size_t)ncols, &cells) && ptb_size_add(cells, 1, &cells))
+		g->cell = calloc(cells, sizeof *g->cell);
 	g->tail = calloc((size_t)nrows + 1, sizeof *g->tail);
 	g->span = calloc((size_t)nrows + 1, sizeof *g->span);
 	if (g->cell && g->tail && g->span)
@@ -95,8 +98,9 @@ static char *cell_text(const struct ptb_grid *g, int r, int c, bool blank_repeat
 {
 	const char *s = blank_repeats ? shown(g, r, c) : ptb_grid_at(g, r, c);
 	const char *tail = g->tail[r] && c == last_cell(g, r) ? g->tail[r] : "";
-	size_t n = strlen(s), t = strlen(tail);
-	char *buf = malloc(n + t + 1);
+	size_t n = strlen(s), t = strlen(tail), bytes;
+	char *buf = ptb_size_add(n, t, &bytes) && ptb_size_add(bytes, 1, &bytes) ? malloc(bytes)
+										 : NULL;
 	if (buf) {
 		memcpy(buf, s, n);
 		memcpy(buf + n, tail, t + 1);

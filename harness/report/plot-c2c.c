@@ -19,6 +19,7 @@
 #include "platform/topology.h"
 #include "record/matrix.h"
 #include "report/plot-kinds.h"
+#include "text/size.h"
 
 struct panel {
 	size_t run;
@@ -75,7 +76,10 @@ static int order_pus(struct panel *p, const struct ptb_runfile *run)
 	const char *points = ptb_jstr(json_object_get(p->rec->json, "inputs"), "points");
 	int n = (int)json_array_size(pus), nl = sizeof levels / sizeof *levels;
 	long long *key = calloc((size_t)n + 1, sizeof *key);
-	int *os = calloc((size_t)n + 1, sizeof *os), *cls = malloc((size_t)n * n * sizeof *cls + 1);
+	size_t nn;
+	int *os = calloc((size_t)n + 1, sizeof *os);
+	int *cls = ptb_size_mul((size_t)n, (size_t)n, &nn) ? ptb_array_realloc(NULL, nn, sizeof *cls)
+							     : NULL;
 	p->pu = calloc((size_t)n + 1, sizeof *p->pu);
 	p->at = calloc((size_t)n + 1, sizeof *p->at);
 	if (!key || !os || !cls || !p->pu || !p->at) {
@@ -175,7 +179,8 @@ int ptb_plot_c2c(const struct ptb_plot_ctx *c, FILE *dat, FILE *gp)
 			if (!ptb_matrix_is(rec) || !json_array_size(json_object_get(rec->json, "pus")))
 				continue;
 			if (np == cap) {
-				struct panel *grown = realloc(p, (cap = cap ? 2 * cap : 4) * sizeof *p);
+				struct panel *grown = ptb_grow_cap(cap, np + 1, 4, &cap)
+					? ptb_array_realloc(p, cap, sizeof *p) : NULL;
 				if (!grown) {
 					rc = -1;
 					break;

@@ -12,6 +12,7 @@
 
 #include "report/plot-kinds.h"
 #include "text/text.h"
+#include "text/size.h"
 
 enum { K_TABLE, K_TRIALS, K_C2C, K_CACHE, K_SCALING, K_COUNT };
 
@@ -60,8 +61,9 @@ static struct ptb_plot_row *row_for(const struct ptb_plot_ctx *c, const struct p
 	if (known)
 		return &(*rows)[json_integer_value(known)];
 	if (*n == *cap) {
-		int grown = *cap ? 2 * *cap : 32;
-		struct ptb_plot_row *p = realloc(*rows, (size_t)grown * sizeof *p);
+		int grown = ptb_next_cap(*cap, 32);
+		struct ptb_plot_row *p = grown > 0 ? ptb_array_realloc(*rows, (size_t)grown, sizeof *p)
+						   : NULL;
 		if (!p)
 			return NULL;
 		*rows = p;

@@ -36,6 +36,7 @@
 #include "run/worker.h"
 #include "stats/paired.h"
 #include "stats/random.h"
+#include "text/size.h"
 
 #define MAX_PAIRS 400
 
@@ -103,8 +104,9 @@ static int collect(struct ab *a, struct ptb_job *jobs, int njobs)
 				continue;
 			}
 			if (a->npts == cap) {
-				cap = cap ? 2 * cap : 16;
-				struct apoint *p = realloc(a->pts, (size_t)cap * sizeof *p);
+				cap = ptb_next_cap(cap, 16);
+				struct apoint *p = cap > 0 ? ptb_array_realloc(a->pts, (size_t)cap,
+									       sizeof *p) : NULL;
 				if (!p) {
 					json_decref(params);
 					ptb_sweep_free(s);
@@ -126,12 +128,14 @@ static int grow(struct apoint *p)
 {
 	if (p->n < p->cap)
 		return 0;
-	int cap = p->cap ? 2 * p->cap : 16;
-	double *lr = realloc(p->lr, (size_t)cap * sizeof *lr);
+	int cap = ptb_next_cap(p->cap, 16);
+	if (cap < 0)
+		return -1;
+	double *lr = ptb_array_realloc(p->lr, (size_t)cap, sizeof *lr);
 	if (lr)
 		p->lr = lr;
 	for (int s = 0; s < 2; s++) {
-		double *ns = realloc(p->ns[s], (size_t)cap * sizeof *ns);
+		double *ns = ptb_array_realloc(p->ns[s], (size_t)cap, sizeof *ns);
 		if (ns)
 			p->ns[s] = ns;
 		if (!ns)
@@ -224,7 +228,7 @@ static void judge(struct ab *a, struct apoint *p)
 			 a->o->threshold_pct, &p->out.judged);
 	p->looked = true;
 	for (int s = 0; s < 2; s++) {
-		double *x = malloc((size_t)p->n * sizeof *x);
+		double *x = ptb_array_realloc(NULL, (size_t)p->n, sizeof *x);
 		if (!x)
 			continue;
 		memcpy(x, p->ns[s], (size_t)p->n * sizeof *x);

@@ -151,37 +151,23 @@ static int suite_exit_status(const struct ptb_run_state *rs)
 	return rs->failed || rs->save_failed ? 1 : 0;
 }
 
-int ptb_run_suite(const struct ptb_run_opts *o)
+/* The run proper, once its inputs are checked and the machine known:
+ * the run document first (a full disk refuses the run now, not after
+ * it: an empty test file still fits), then the trials, the derived
+ * records and the report. */
+static int measure_suite(const struct ptb_run_opts *o, const struct ptb_system *sys,
+			 struct ptb_job *jobs, int n, const char *path)
 {
-	static struct ptb_job jobs[PTB_MAX_SELECTED];
-	struct ptb_system sys;
-	char err[512], path[4096];
-	int n = ptb_select_benches(o, jobs, err, sizeof err);
-
-	if (n < 0 || ptb_check_inputs(o, jobs, n, err, sizeof err) < 0 ||
-	    (o->out_path && check_out_path(o->out_path, err, sizeof err) < 0)) {
-		fprintf(stderr, "ptbench: %s\n", err);
-		return 2;
-	}
-	if (ptb_system_init(&sys, err, sizeof err) < 0) {
-		fprintf(stderr, "ptbench: %s\n", err);
-		return 1;
-	}
-	for (int i = 0; i < n; i++)
-		jobs[i].sys = &sys;
-	if (o->out_path)
-		snprintf(path, sizeof path, "%s", o->out_path);
-	else if (default_path(&sys, path, sizeof path), check_out_path(path, err, sizeof err) < 0) {
-		fprintf(stderr, "ptbench: %s\n", err);
-		ptb_system_fini(&sys);
-		return 2;
-	}
-	struct ptb_run_state rs = { o, ptb_run_new(ptb_context_json(&sys, trials_json(o),
+	char err[512];
+	struct ptb_run_state rs = { o, ptb_run_new(ptb_context_json(sys, trials_json(o),
 								   o->command)),
 				path, 0, 0, false };
 	struct ptb_side side = { "", o->program, NULL };
-	ptb_run_install_signals();
-	save(&rs);
+	if (ptb_run_write_atomic(rs.run, path, err, sizeof err) < 0) {
+		fprintf(stderr, "ptbench: cannot save the run: %s\n", err);
+		json_decref(rs.run);
+		return 2;
+	}
 	ptb_schedule_run(&rs, jobs, n, &side);
 	finish(&rs);
 	struct ptb_runfile *model = ptb_runfile_of(rs.run, err, sizeof err);
@@ -196,8 +182,43 @@ int ptb_run_suite(const struct ptb_run_opts *o)
 		fprintf(stderr, "ptbench: %d results %s in %s\n", rs.done,
 			ptb_run_interrupted ? "(interrupted)" : "saved", path);
 	json_decref(rs.run);
+	return suite_exit_status(&rs);
+}
+
+int ptb_run_suite(const struct ptb_run_opts *o)
+{
+	static struct ptb_job jobs[PTB_MAX_SELECTED];
+	struct ptb_system sys;
+	char err[512] = "", path[4096];
+	int rc = 2;
+	/* From here on a signal ends the run in order: the lock that the
+	 * check of -o takes is released at exit, not left by a default
+	 * death (record/target.h). */
+	ptb_run_install_signals();
+	int n = ptb_select_benches(o, jobs, err, sizeof err);
+
+	if (n < 0 || ptb_check_inputs(o, jobs, n, err, sizeof err) < 0 ||
+	    (o->out_path && check_out_path(o->out_path, err, sizeof err) < 0)) {
+		fprintf(stderr, "ptbench: %s\n", err);
+		goto out;
+	}
+	if (ptb_system_init(&sys, err, sizeof err) < 0) {
+		fprintf(stderr, "ptbench: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	for (int i = 0; i < n; i++)
+		jobs[i].sys = &sys;
+	if (o->out_path)
+		snprintf(path, sizeof path, "%s", o->out_path);
+	else if (default_path(&sys, path, sizeof path), check_out_path(path, err, sizeof err) < 0)
+		fprintf(stderr, "ptbench: %s\n", err);
+	if (o->out_path || !err[0])
+		rc = ptb_run_interrupted ? 130       /* before anything was measured */
+		   : measure_suite(o, &sys, jobs, n, path);
 	ptb_system_fini(&sys);
+out:
 	for (int i = 0; i < n; i++)
 		ptb_assign_free(jobs[i].set);
-	return suite_exit_status(&rs);
+	return rc;
 }

@@ -25,6 +25,7 @@
 #include "run/worker.h"
 #include "stats/random.h"
 #include "stats/trials.h"
+#include "text/size.h"
 
 #define MAX_TRIALS 200           /* a point this fast has long met any target */
 #define FAILURES_IN_ROW 2        /* lost trials in a row that fail a point */
@@ -63,8 +64,8 @@ struct sched {
 static int add_point(struct sched *s, int job, int id, const char *const *values)
 {
 	if (s->npts == s->cap) {
-		int cap = s->cap ? 2 * s->cap : 32;
-		struct tpoint *p = realloc(s->pts, (size_t)cap * sizeof *p);
+		int cap = ptb_next_cap(s->cap, 32);
+		struct tpoint *p = cap > 0 ? ptb_array_realloc(s->pts, (size_t)cap, sizeof *p) : NULL;
 		if (!p)
 			return -1;
 		s->pts = p;
@@ -219,11 +220,13 @@ static json_t *request(const struct sched *s, const struct tpoint *pt)
 static void keep_estimate(struct tpoint *pt, double x, int round)
 {
 	if (pt->n == pt->cap) {
-		int cap = pt->cap ? 2 * pt->cap : 16;
-		double *e = realloc(pt->est, (size_t)cap * sizeof *e);
+		int cap = ptb_next_cap(pt->cap, 16);
+		if (cap < 0)
+			return;
+		double *e = ptb_array_realloc(pt->est, (size_t)cap, sizeof *e);
 		if (e)
 			pt->est = e;
-		int *r = realloc(pt->est_round, (size_t)cap * sizeof *r);
+		int *r = ptb_array_realloc(pt->est_round, (size_t)cap, sizeof *r);
 		if (r)
 			pt->est_round = r;
 		if (!e || !r)
@@ -266,6 +269,17 @@ static void lose_trial(struct tpoint *pt, const char *why, int round, int seq, b
 	}
 }
 
+/* The system refused the trial a process: the next trial would most
+ * likely be refused too, and a refusal is no crash of the benchmark. */
+static void refuse_trial(struct tpoint *pt, const char *why, int round, int seq)
+{
+	json_t *t = ptb_lost_trial(PTB_ERROR, why, round);
+	json_object_set_new(t, "seq", json_integer(seq));
+	json_array_append_new(pt->trials, t);
+	pt->fail_status = PTB_ERROR;
+	snprintf(pt->fail_reason, sizeof pt->fail_reason, "%s", why);
+}
+
 static void run_trial(struct sched *s, struct tpoint *pt)
 {
 	const struct ptb_run_opts *o = s->rs->o;
@@ -279,6 +293,8 @@ static void run_trial(struct sched *s, struct tpoint *pt)
 		json_t *req = request(s, pt);
 		out = ptb_worker_trial(&s->worker, req, o->timeout_s, &answer, why, sizeof why);
 		json_decref(req);
+	} else {
+		out = PTB_TRIAL_REFUSED;
 	}
 	pt->spent_s += ptb_now_s() - t0;
 	s->spent_s += ptb_now_s() - t0;
@@ -287,6 +303,8 @@ static void run_trial(struct sched *s, struct tpoint *pt)
 	s->seq++;
 	if (out == PTB_TRIAL_DONE)
 		take_trial(pt, answer, s->round, s->seq);
+	else if (out == PTB_TRIAL_REFUSED)
+		refuse_trial(pt, why, s->round, s->seq);
 	else
 		lose_trial(pt, why, s->round, s->seq, out == PTB_TRIAL_TIMEOUT);
 
@@ -304,7 +322,7 @@ static void run_trial(struct sched *s, struct tpoint *pt)
 static int round_order(struct sched *s, int **order)
 {
 	int n = 0;
-	if (!(*order = malloc((size_t)(s->npts ? s->npts : 1) * sizeof **order)))
+	if (!(*order = ptb_array_realloc(NULL, (size_t)s->npts, sizeof **order)))
 		return 0;
 	for (int i = 0; i < s->npts; i++)
 		if (!s->pts[i].finished)

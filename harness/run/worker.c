@@ -44,6 +44,10 @@ static double time_point(void *ctx, uint64_t n)
 	ptb_clients_wait(p);
 	if (p->bench->check)
 		p->bench->check(p, n);
+	/* An error or na verdict ends the point: no more timings of an
+	 * action that failed (engine/measure.c). */
+	if (p->verdict == PTB_ERROR || p->verdict == PTB_NA)
+		return NAN;
 	return ptb_ticks_to_ns(bt->clk, ptb_ticks_elapsed(t0, t1));
 }
 
@@ -108,8 +112,9 @@ static json_t *measure_point(const struct ptb_limits *run, bool quick, struct pt
 	if (rc < 0)
 		ptb_point_error(p, "out of memory while measuring");
 	enum ptb_status st = rc < 0 ? PTB_ERROR : final_status(p, &m);
+	bool measured = rc == 0 && m.stop != PTB_STOPPED_FAILED;
 	json_t *rec = ptb_result_json(p, st, p->verdict != PTB_OK ? p->reason : NULL,
-				      rc < 0 ? NULL : &m, l.rule);
+				      measured ? &m : NULL, l.rule);
 	if (rc == 0)
 		note_limits(rec, &l, run);
 	ptb_measurement_free(&m);
@@ -195,8 +200,8 @@ static int serve(const struct ptb_system *sys, const json_t *req, FILE *out)
 		_exit(rc < 0 ? 3 : 0);
 	}
 	if (pid < 0) {
-		snprintf(err, sizeof err, "cannot fork a trial process: %s", strerror(errno));
-		return answer(out, "lost", json_string(err));
+		ptb_fork_refused(err, sizeof err, "fork a trial process", errno);
+		return answer(out, "refused", json_string(err));
 	}
 	const char *why = trial_ended(pid, err, sizeof err);
 	return why ? answer(out, "lost", json_string(why)) : 0;

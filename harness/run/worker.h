@@ -31,6 +31,7 @@ struct ptb_worker {
 	int to, from;
 	char *buf;
 	size_t len, cap;
+	size_t scanned;                /* bytes of buf known to hold no newline */
 	int trials;                    /* served so far */
 };
 
@@ -39,7 +40,14 @@ enum ptb_trial_outcome {
 	PTB_TRIAL_FAILED,      /* the trial's process or the worker died, or nonsense */
 	PTB_TRIAL_TIMEOUT,     /* no answer within the timeout: the worker is killed */
 	PTB_TRIAL_INTERRUPTED, /* the run was interrupted meanwhile */
+	PTB_TRIAL_REFUSED,     /* the system refused the trial a process (fork
+				* failed, a resource limit): an error, not a
+				* crash; why names the limit */
 };
+
+/* "cannot WHAT: strerror(err)", and for EAGAIN or ENOMEM the limit that
+ * was reached, into buf: fork refused by the system. */
+void ptb_fork_refused(char *buf, size_t len, const char *what, int err);
 
 /* Start a worker of side; -1 with why. */
 int ptb_worker_start(struct ptb_worker *w, const struct ptb_side *side, char *why, size_t len);

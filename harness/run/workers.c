@@ -18,6 +18,7 @@
 
 #include "run/suite.h"
 #include "run/worker.h"
+#include "text/size.h"
 
 extern char **environ;
 
@@ -68,12 +69,32 @@ int ptb_worker_start(struct ptb_worker *w, const struct ptb_side *side, char *wh
 	w->from = up[0];
 	if (w->pid > 0)
 		return 0;
+	int err = errno;
 	close(w->to);
 	close(w->from);
 	w->pid = 0;
+	errno = err;
 fail:
-	snprintf(why, len, "cannot start a worker: %s", strerror(errno));
+	ptb_fork_refused(why, len, "start a worker", errno);
 	return -1;
+}
+
+void ptb_fork_refused(char *buf, size_t len, const char *what, int err)
+{
+	static const struct { int err; const char *limit; } limits[] = {
+		/* errno   what was reached */
+		{ EAGAIN, "a limit on processes or threads (ulimit -u, a cgroup's pids.max)" },
+		{ ENOMEM, "the memory available to new processes" },
+		{ EMFILE, "the limit on open files (ulimit -n)" },
+		{ ENFILE, "the system's limit on open files" },
+	};
+	for (size_t i = 0; i < sizeof limits / sizeof *limits; i++)
+		if (limits[i].err == err) {
+			snprintf(buf, len, "cannot %s: %s: %s reached", what, strerror(err),
+				 limits[i].limit);
+			return;
+		}
+	snprintf(buf, len, "cannot %s: %s", what, strerror(err));
 }
 
 static int send_request(struct ptb_worker *w, const json_t *req)
@@ -96,12 +117,21 @@ static int send_request(struct ptb_worker *w, const json_t *req)
 	return rc;
 }
 
-/* Read what the worker wrote; 1 more may come, 0 end of file, -1 error. */
+/* The longest answer line a worker may write: a trial's record is a few
+ * KB to a few MB (its samples); a program that writes on without a
+ * newline (ab runs programs it is given) is cut off, not followed. */
+#define MAX_ANSWER_BYTES ((size_t)64 << 20)
+
+/* Read what the worker wrote; 1 more may come, 0 end of file, -1 error,
+ * -2 a line longer than MAX_ANSWER_BYTES. */
 static int pump(struct ptb_worker *w)
 {
+	if (w->len >= MAX_ANSWER_BYTES)
+		return -2;
 	if (w->cap - w->len < 65536) {
-		size_t cap = w->cap * 2 + 65536;
-		char *buf = realloc(w->buf, cap);
+		size_t cap;
+		char *buf = ptb_size_mul(w->cap, 2, &cap) && ptb_size_add(cap, 65536, &cap)
+			    ? realloc(w->buf, cap) : NULL;
 		if (!buf)
 			return -1;
 		w->buf = buf;
@@ -116,15 +146,21 @@ static int pump(struct ptb_worker *w)
 	return 1;
 }
 
-/* The first complete line, parsed, or NULL while there is none. */
+/* The first complete line, parsed, or NULL while there is none.  Only
+ * the bytes not yet searched are searched: a long line arriving in many
+ * reads costs its length once, not once per read. */
 static json_t *take_line(struct ptb_worker *w, bool *malformed)
 {
-	char *nl = w->len ? memchr(w->buf, '\n', w->len) : NULL;
-	if (!nl)
+	char *nl = w->len > w->scanned ? memchr(w->buf + w->scanned, '\n', w->len - w->scanned)
+				       : NULL;
+	if (!nl) {
+		w->scanned = w->len;
 		return NULL;
+	}
 	*nl = '\0';
 	json_t *msg = json_loads(w->buf, 0, NULL);
 	w->len -= (size_t)(nl + 1 - w->buf);
+	w->scanned = 0;
 	memmove(w->buf, nl + 1, w->len);
 	*malformed = !msg;
 	return msg;
@@ -156,16 +192,17 @@ static enum ptb_trial_outcome judge_answer(struct ptb_worker *w, json_t *msg, js
 	json_t *rec = json_object_get(msg, "trial");
 	const char *err = json_string_value(json_object_get(msg, "error"));
 	const char *lost = json_string_value(json_object_get(msg, "lost"));
+	const char *refused = json_string_value(json_object_get(msg, "refused"));
 	if (json_is_object(rec)) {
 		*answer = json_incref(rec);
 		json_decref(msg);
 		w->trials++;
 		return PTB_TRIAL_DONE;
 	}
-	if (lost) {
-		snprintf(why, len, "%s", lost);
+	if (lost || refused) {
+		snprintf(why, len, "%s", lost ? lost : refused);
 		json_decref(msg);
-		return PTB_TRIAL_FAILED;
+		return lost ? PTB_TRIAL_FAILED : PTB_TRIAL_REFUSED;
 	}
 	snprintf(why, len, "worker %d: %s", (int)w->pid, err ? err : "answered nonsense");
 	json_decref(msg);
@@ -201,7 +238,14 @@ enum ptb_trial_outcome ptb_worker_trial(struct ptb_worker *w, const json_t *requ
 			return PTB_TRIAL_TIMEOUT;
 		}
 		struct pollfd pfd = { w->from, POLLIN, 0 };
-		if (poll(&pfd, 1, (int)(left * 1000) + 1) > 0 && pump(w) <= 0) {
+		int pumped = poll(&pfd, 1, (int)(left * 1000) + 1) > 0 ? pump(w) : 1;
+		if (pumped == -2) {
+			snprintf(why, len, "worker %d wrote %zu MiB without ending its answer's line",
+				 (int)w->pid, MAX_ANSWER_BYTES >> 20);
+			reap(w, true, NULL, 0);
+			return PTB_TRIAL_FAILED;
+		}
+		if (pumped <= 0) {
 			/* Keep an answer that came with the end of file. */
 			if ((msg = take_line(w, &malformed)) || malformed)
 				return judge_answer(w, msg, answer, why, len);

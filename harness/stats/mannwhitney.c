@@ -17,6 +17,7 @@
 
 #include "stats/mannwhitney.h"
 #include "stats/stats.h"
+#include "text/size.h"
 
 /* Exact null distribution up to this many values per sample (no ties). */
 #define PTB_MW_EXACT_MAX 20
@@ -26,7 +27,7 @@
 
 static double *sorted_copy(const double *x, int n)
 {
-	double *s = malloc((size_t)n * sizeof *s);
+	double *s = ptb_array_realloc(NULL, (size_t)n, sizeof *s);
 	if (s) {
 		memcpy(s, x, (size_t)n * sizeof *s);
 		ptb_sort_doubles(s, n);
@@ -65,9 +66,15 @@ static double u_statistic(const double *x, int m, const double *y, int n, double
  */
 static double *exact_cdf(int m, int n)
 {
+	size_t cells, top1;
+	if (m < 0 || n < 0 || (n > 0 && m > INT_MAX / n) || m * n == INT_MAX)
+		return NULL;
 	int top = m * n;
-	double *f = calloc((size_t)(m + 1) * (n + 1) * (top + 1), sizeof *f);
-	double *cdf = malloc((size_t)(top + 1) * sizeof *cdf);
+	top1 = (size_t)top + 1;
+	bool fits = ptb_size_mul((size_t)m + 1, (size_t)n + 1, &cells) &&
+		    ptb_size_mul(cells, top1, &cells);
+	double *f = fits ? calloc(cells, sizeof *f) : NULL;
+	double *cdf = ptb_array_realloc(NULL, top1, sizeof *cdf);
 	if (!f || !cdf) {
 		free(f);
 		free(cdf);

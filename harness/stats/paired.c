@@ -16,6 +16,7 @@
 #include "stats/paired.h"
 #include "stats/stats.h"
 #include "stats/trials.h"
+#include "text/size.h"
 
 const char *ptb_verdict_name(enum ptb_verdict v)
 {
@@ -54,7 +55,7 @@ static enum ptb_verdict verdict_of(double lo, double hi, double t)
 void ptb_paired_judge(const double *log_ratio, int n, int m, double alpha, double threshold_pct,
 		      struct ptb_paired *out)
 {
-	double *x = malloc((size_t)(n > 0 ? n : 1) * sizeof *x);
+	double *x = ptb_array_realloc(NULL, (size_t)(n > 0 ? n : 1), sizeof *x);
 	double t = log1p(threshold_pct / 100);
 	int lo, hi;
 	memset(out, 0, sizeof *out);

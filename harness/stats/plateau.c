@@ -9,6 +9,7 @@
 
 #include "stats/plateau.h"
 #include "stats/stats.h"
+#include "text/size.h"
 
 static bool within(double y, double level, double tol)
 {
@@ -88,8 +89,8 @@ static double crossing(const double *x, const double *y, int n, int a, double th
 int ptb_plateaus(const double *x, const double *y, int n, double tol,
 		 struct ptb_plateau *out, int max)
 {
-	int *seg = malloc((size_t)(n > 0 ? n : 1) * sizeof *seg), count = 0;
-	double *work = malloc((size_t)(n > 0 ? n : 1) * sizeof *work);
+	int *seg = ptb_array_realloc(NULL, (size_t)(n > 0 ? n : 1), sizeof *seg), count = 0;
+	double *work = ptb_array_realloc(NULL, (size_t)(n > 0 ? n : 1), sizeof *work);
 	if (!seg || !work || n <= 0)
 		goto done;
 	for (int i = 0; i < n; i++)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "stats/stats.h"
+#include "text/size.h"
 
 #define EXACT_BINOMIAL_MAX 100
 
@@ -140,7 +141,7 @@ void ptb_stats_compute(const double *x, int n, struct ptb_stats *s)
 	if (n <= 0)
 		return;
 	moments(x, n, s);
-	double *sorted = malloc(n * sizeof *sorted);
+	double *sorted = ptb_array_realloc(NULL, n, sizeof *sorted);
 	if (!sorted) {
 		/* Keep the moments; order statistics need the copy. */
 		s->median = s->ci_lo = s->ci_hi = s->min = s->max = NAN;

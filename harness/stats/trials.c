@@ -14,6 +14,7 @@
 
 #include "stats/stats.h"
 #include "stats/trials.h"
+#include "text/size.h"
 
 double ptb_median_ci_coverage(int n, int lo)
 {
@@ -35,7 +36,7 @@ static double median_sorted(const double *x, int n)
  * `factor` times the typical (median) gap between neighbours. */
 static int find_splits(const double *lx, int n, double factor, int *split)
 {
-	double *gaps = malloc((size_t)n * sizeof *gaps), typical;
+	double *gaps = ptb_array_realloc(NULL, (size_t)n, sizeof *gaps), typical;
 	int k = 0;
 	if (!gaps)
 		return 0;
@@ -75,9 +76,9 @@ int ptb_trials_modes(const double *sorted, int n, int min_side, double factor,
 {
 	double *lx;
 	int *split, k;
-	if (n < 2 * min_side || sorted[0] <= 0 || !(lx = malloc((size_t)n * sizeof *lx)))
+	if (n < 2 * min_side || sorted[0] <= 0 || !(lx = ptb_array_realloc(NULL, (size_t)n, sizeof *lx)))
 		return 1;
-	if (!(split = malloc((size_t)n * sizeof *split))) {
+	if (!(split = ptb_array_realloc(NULL, (size_t)n, sizeof *split))) {
 		free(lx);
 		return 1;
 	}
@@ -152,7 +153,7 @@ static void mixture_estimate(const double *sorted, int n, struct ptb_trials_summ
 
 void ptb_trials_summarize(const double *est, int n, struct ptb_trials_summary *s)
 {
-	double *x = malloc((size_t)n * sizeof *x);
+	double *x = ptb_array_realloc(NULL, (size_t)n, sizeof *x);
 	int lo, hi;
 	memset(s, 0, sizeof *s);
 	s->n = n;

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "text/size.h"
 #include "text/text.h"
 
 /* U+FFFD, the replacement character. */
@@ -91,7 +92,9 @@ char *ptb_printable(const char *s)
 	size_t len = strlen(s), out = 0, n;
 	char esc[8];
 	/* An escape is at most 6 bytes for at most 1 byte (\xNN) or 2 (\u00NN). */
-	char *p = malloc(6 * len + 1);
+	size_t bytes;
+	char *p = ptb_size_mul(len, 6, &bytes) && ptb_size_add(bytes, 1, &bytes) ? malloc(bytes)
+										  : NULL;
 	if (!p)
 		return NULL;
 	for (size_t in = 0; s[in]; in += n ? n : 1) {

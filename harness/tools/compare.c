@@ -28,6 +28,7 @@
 #include "stats/mannwhitney.h"
 #include "stats/stats.h"
 #include "tools/compare.h"
+#include "text/size.h"
 
 enum verdict { V_SAME, V_REGRESSION, V_IMPROVEMENT, V_INCONCLUSIVE, V_COUNT };
 static const char *const verdict_name[V_COUNT] = {
@@ -102,8 +103,8 @@ static int measure(struct report *r, struct judged *j, const struct ptb_record *
 		   const struct ptb_record *n)
 {
 	struct ptb_mw mw;
-	double *xb = malloc((size_t)b->nsamples * sizeof *xb);
-	double *xn = malloc((size_t)n->nsamples * sizeof *xn);
+	double *xb = ptb_array_realloc(NULL, (size_t)b->nsamples, sizeof *xb);
+	double *xn = ptb_array_realloc(NULL, (size_t)n->nsamples, sizeof *xn);
 	int rc = -1;
 	if (xb && xn && ptb_mann_whitney(b->samples, b->nsamples, n->samples, n->nsamples,
 					 r->level, &mw) == 0) {

@@ -13,6 +13,7 @@
 
 #include "stats/stats.h"
 #include "tools/table.h"
+#include "text/size.h"
 
 /* The statistic a cell shows, with the words the caption uses. */
 static const struct {
@@ -51,7 +52,7 @@ static double trials_figure(enum ptb_table_stat stat, const struct ptb_record *r
 	int n = 0;
 	if (stat == PTB_STAT_MEAN)
 		return rec->value;
-	if (!(x = malloc((json_array_size(trials) + 1) * sizeof *x)))
+	if (!(x = ptb_array_realloc(NULL, json_array_size(trials) + 1, sizeof *x)))
 		return NAN;
 	json_array_foreach(trials, i, tr)
 		if (json_is_number(json_object_get(tr, stats[stat].name)))

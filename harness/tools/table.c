@@ -36,6 +36,7 @@
 #include "text/text.h"
 #include "tools/page.h"
 #include "tools/table.h"
+#include "text/size.h"
 
 static const char *const format_names[PTB_TABLE_FORMATS] = { "md", "csv", "html" };
 
@@ -103,8 +104,9 @@ static struct row *find_or_add_row(struct table *t, const struct row *key, const
 	const json_t *known = json_object_get(t->index, id);
 	struct row *r = known ? &t->row[json_integer_value(known)] : NULL;
 	if (!r && t->nrows == t->cap) {
-		int cap = t->cap ? 2 * t->cap : 64;
-		struct row *grown = realloc(t->row, (size_t)cap * sizeof *grown);
+		int cap = ptb_next_cap(t->cap, 64);
+		struct row *grown = cap > 0 ? ptb_array_realloc(t->row, (size_t)cap, sizeof *grown)
+					    : NULL;
 		if (!grown)
 			goto out;
 		t->row = grown;
