@@ -3,11 +3,14 @@
  * Threads and the process's ends under the interposer: create (the new
  * thread is numbered by its creator, so a join can name it), exit, join,
  * detach, yield; sleeps as off-CPU time; _exit and exec write the trace
- * before the process image goes away (exit does it in the destructor).
+ * before the process image goes away (exit does it in the destructor); a
+ * program that asks for the default action of a fatal signal gets it with
+ * the trace written first (a shell sets SIG_DFL explicitly).
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -155,4 +158,28 @@ int execvpe(const char *file, char *const argv[], char *const envp[])
 	PTB_REAL(int, "execvpe", (const char *, char *const[], char *const[]));
 	ptb_tr_finish();
 	return real_fn(file, argv, envp);
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	PTB_REAL(int, "sigaction", (int, const struct sigaction *, struct sigaction *));
+	if (!act || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO) || !ptb_tr_fatal(sig))
+		return real_fn(sig, act, old);
+	if (old && real_fn(sig, NULL, old))
+		return -1;
+	return ptb_tr_default_action(sig, real_fn);
+}
+
+sighandler_t signal(int sig, sighandler_t h)
+{
+	PTB_REAL(sighandler_t, "signal", (int, sighandler_t));
+	static int (*real_sa)(int, const struct sigaction *, struct sigaction *);
+	if (!real_sa)
+		real_sa = (int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
+	if (h != SIG_DFL || !ptb_tr_fatal(sig))
+		return real_fn(sig, h);
+	struct sigaction old;
+	if (real_sa(sig, NULL, &old) || ptb_tr_default_action(sig, real_sa))
+		return SIG_ERR;
+	return old.sa_handler;
 }

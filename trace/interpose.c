@@ -220,8 +220,34 @@ static uint32_t probe_cost(void)
 static void on_fatal(int sig)
 {
 	ptb_tr_finish();
-	signal(sig, SIG_DFL);
+	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
+		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
+	struct sigaction dfl = { 0 };
+	dfl.sa_handler = SIG_DFL;         /* the real default now, not the stand-in */
+	real_sigaction(sig, &dfl, NULL);
 	raise(sig);
+}
+
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM,
+			     SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ };
+
+int ptb_tr_fatal(int sig)
+{
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		if (fatal[i] == sig)
+			return ptb_tr_on;
+	return 0;
+}
+
+/* The default action of a fatal signal, with the trace written first:
+ * what the program gets when it asks for SIG_DFL. */
+int ptb_tr_default_action(int sig, int (*real_sigaction)(int, const struct sigaction *,
+							 struct sigaction *))
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	return real_sigaction(sig, &sa, NULL);
 }
 
 static void fill_header(void)
@@ -275,14 +301,12 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	atomic_store(&file_off, sizeof header);
 	atomic_store(&sum, hs);
 	pthread_atfork(NULL, NULL, child_after_fork);
-	static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM,
-				     SIGINT, SIGHUP, SIGQUIT, SIGPIPE };
+	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
+		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
-		struct sigaction sa = { 0 }, old;
-		sa.sa_handler = on_fatal;
-		sa.sa_flags = SA_RESETHAND;
-		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			sigaction(fatal[i], &sa, NULL);
+		struct sigaction old;
+		if (real_sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			ptb_tr_default_action(fatal[i], real_sigaction);
 	}
 	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, UINT32_MAX, 0, NULL);
 }

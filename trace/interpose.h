@@ -35,6 +35,13 @@ uint32_t ptb_tr_thread_lookup(uint64_t pthread_id);
 
 /* The calling thread ends (its CPU time and an exit event; once). */
 void ptb_tr_thread_exit(void);
+/* Whether the interposer stands in for signal sig's default action, and
+ * that stand-in installed (the trace is written, then the signal acts). */
+struct sigaction;
+int ptb_tr_fatal(int sig);
+int ptb_tr_default_action(int sig, int (*real_sigaction)(int, const struct sigaction *,
+							 struct sigaction *));
+
 /* Write what is buffered, the maps and the trailer; once. */
 void ptb_tr_finish(void);
 

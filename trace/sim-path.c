@@ -12,9 +12,15 @@
 
 #include "trace/sim-int.h"
 
+static void charge(struct sim *s, int obj, double d)
+{
+	if (obj >= 0 && d > 0)
+		s->obj[obj].path_ns += d;
+}
+
 static void walk(struct sim *s, size_t *cursor)
 {
-	int n = (int)s->o->nthreads, cur = -1;
+	int n = (int)s->o->nthreads, cur = -1, into = -1;
 	for (int i = 0; i < n; i++)
 		if (s->th[i].state == TS_DONE && s->o->th[i].n &&
 		    (cur < 0 || s->th[i].until > s->th[cur].until))
@@ -28,16 +34,19 @@ static void walk(struct sim *s, size_t *cursor)
 		while (cursor[cur] > 0 && th->w[cursor[cur] - 1].at > t)
 			cursor[cur]--;
 		if (cursor[cur] == 0) {              /* its start: on to its creator */
-			t = th->born, cur = th->creator;
+			charge(s, into, t - th->born);
+			t = th->born, cur = th->creator, into = -1;
 			continue;
 		}
 		const struct wake *w = &th->w[--cursor[cur]];
-		if (w->obj >= 0)
-			s->obj[w->obj].path_ns += w->at - w->from;
-		if (w->by < 0 || w->by == cur)
+		charge(s, into, t - w->at);          /* ran on the path up to `into` */
+		into = w->obj;
+		if (w->by < 0 || w->by == cur) {     /* a delay (or a forced release) */
+			charge(s, into, w->at - w->from);
 			t = w->from;
-		else
+		} else {
 			cur = w->by, t = w->at;
+		}
 	}
 }
 

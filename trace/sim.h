@@ -9,7 +9,7 @@
  * the CPUs fairly when they outnumber them (processor sharing); sleeps and
  * timed-out waits keep their recorded length.  Limits are found on the
  * critical path: from the thread that ends last, back through who woke
- * whom, the waits that held it up.
+ * whom, the objects through which it passed from thread to thread.
  */
 #ifndef PTB_TRACE_SIM_H
 #define PTB_TRACE_SIM_H
@@ -23,7 +23,7 @@
 struct ptb_sim_limit {
 	int kind;                /* enum ptb_op_kind of the waits */
 	uint64_t obj, site;      /* the object; the call site of its longest wait */
-	double path_ns;          /* waited on the critical path */
+	double path_ns;          /* critical path that ran up to a release of it */
 	double wait_ns;          /* waited by all threads */
 	uint64_t waits;
 };

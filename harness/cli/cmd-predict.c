@@ -3,7 +3,8 @@
  * `ptbench predict TRACE [--cpus LIST] [--format table|json]`: the wall
  * time and speed-up of a recorded program on each number of CPUs, by
  * replaying its trace (trace/sim.h), and what bounds it: the objects
- * whose waits lie on the critical path of the largest machine asked for.
+ * that pass the critical path from thread to thread on the largest machine
+ * asked for, with the share of the path that ran up to a release of each.
  * The speed-up is against the replay on one CPU.
  */
 #include "config.h"
@@ -95,9 +96,9 @@ static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_resul
 		char site[600], obj[32];
 		ptb_trace_site(t, l->site, site, sizeof site);
 		snprintf(obj, sizeof obj, "0x%llx", (unsigned long long)l->obj);
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:f, s:f, s:I}",
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I}",
 			"object", ptb_op_object_name(l->kind), "address", obj, "site", site,
-			"critical_wait_s", l->path_ns * 1e-9, "wait_s", l->wait_ns * 1e-9,
+			"critical_s", l->path_ns * 1e-9, "critical_share", l->path_ns / r->wall_ns, "wait_s", l->wait_ns * 1e-9,
 			"waits", (json_int_t)l->waits));
 	}
 	return a;
@@ -136,13 +137,15 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 		       base / r[i].wall_ns, r[i].cpu_ns / (r[i].wall_ns * r[i].cpus));
 	const struct ptb_sim_result *last = &r[n - 1];
 	if (last->nlimits)
-		printf("\nwaits on the critical path at %d CPUs:\n", last->cpus);
+		printf("\ncritical path at %d CPUs, by the object whose release ended each stretch:\n",
+		       last->cpus);
 	for (int i = 0; i < last->nlimits; i++) {
 		const struct ptb_sim_limit *l = &last->limits[i];
 		char site[600];
 		ptb_trace_site(t, l->site, site, sizeof site);
-		printf("  %-9s 0x%-14llx %9.4f s (%llu waits, %.4f s in all)  %s\n",
-		       ptb_op_object_name(l->kind), (unsigned long long)l->obj, l->path_ns * 1e-9,
+		printf("  %-9s 0x%-14llx %5.1f %%  (%llu waits, %.4f s waited)  %s\n",
+		       ptb_op_object_name(l->kind), (unsigned long long)l->obj,
+		       100 * l->path_ns / last->wall_ns,
 		       (unsigned long long)l->waits, l->wait_ns * 1e-9, site);
 	}
 	for (int i = 0; i < n; i++)

@@ -110,6 +110,18 @@ static int find_library(char *buf, size_t len)
 	return access(buf, R_OK);
 }
 
+/* Whether the trace's folder takes files: asked before the program runs. */
+static int writable_dir(const char *out)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", out);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return access(".", W_OK) == 0;
+	slash[slash == dir] = '\0';
+	return access(dir, W_OK) == 0;
+}
+
 /* One PU, and SCHED_FIFO where permitted: both inherited by the child. */
 static int place(const struct record_args *a)
 {
@@ -185,6 +197,8 @@ int ptb_cmd_record(int argc, char **argv)
 	if (find_library(lib, sizeof lib) || strchr(lib, ':') || strchr(lib, ' '))
 		return ptb_bad_input("record", "the interposer %s is missing or unusable "
 				     "(build or install ptbench)", lib);
+	if (!writable_dir(a.out))
+		return ptb_bad_input("record", "cannot write %s: %s", a.out, strerror(errno));
 	snprintf(tmp, sizeof tmp, "%s.tmp%ld", a.out, (long)getpid());
 	unlink(tmp);
 	if ((rc = place(&a)))
