@@ -6,7 +6,9 @@
  * CPU time is read and the wait is an enter/leave pair.  A condition wait
  * is recorded as what it does: unlock, wait (with the object's signal
  * sequence at entry, which tells predict which signals could wake it),
- * lock.  A spin lock waits by yielding, so that a recording on one PU
+ * lock.  A release (unlock, signal, broadcast, post) yields to the thread
+ * it may have released (trace/interpose.c, ptb_tr_handoff).  A spin lock
+ * waits by yielding, so that a recording on one PU
  * under SCHED_FIFO lets the holder run.
  */
 #define _GNU_SOURCE
@@ -66,8 +68,11 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	PTB_REAL(int, "pthread_mutex_unlock", (pthread_mutex_t *));
-	EV(UNLOCK, INSTANT, m, 0, 0, PTB_SITE);
-	return real_fn(m);
+	const void *site = PTB_SITE;
+	EV(UNLOCK, INSTANT, m, 0, 0, site);
+	int rc = real_fn(m);
+	ptb_tr_handoff(site);
+	return rc;
 }
 
 static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts,
@@ -100,15 +105,21 @@ int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct t
 int pthread_cond_signal(pthread_cond_t *c)
 {
 	PTB_REAL(int, "pthread_cond_signal", (pthread_cond_t *));
-	EV(COND_SIGNAL, INSTANT, c, ptb_tr_seq_next(c), 0, PTB_SITE);
-	return real_fn(c);
+	const void *site = PTB_SITE;
+	EV(COND_SIGNAL, INSTANT, c, ptb_tr_seq_next(c), 0, site);
+	int rc = real_fn(c);
+	ptb_tr_handoff(site);
+	return rc;
 }
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
 	PTB_REAL(int, "pthread_cond_broadcast", (pthread_cond_t *));
-	EV(COND_BROADCAST, INSTANT, c, ptb_tr_seq_next(c), 0, PTB_SITE);
-	return real_fn(c);
+	const void *site = PTB_SITE;
+	EV(COND_BROADCAST, INSTANT, c, ptb_tr_seq_next(c), 0, site);
+	int rc = real_fn(c);
+	ptb_tr_handoff(site);
+	return rc;
 }
 
 int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned n)
@@ -178,8 +189,11 @@ int sem_timedwait(sem_t *s, const struct timespec *ts)
 int sem_post(sem_t *s)
 {
 	PTB_REAL(int, "sem_post", (sem_t *));
-	EV(SEM_POST, INSTANT, s, 0, 0, PTB_SITE);
-	return real_fn(s);
+	const void *site = PTB_SITE;
+	EV(SEM_POST, INSTANT, s, 0, 0, site);
+	int rc = real_fn(s);
+	ptb_tr_handoff(site);
+	return rc;
 }
 
 /* A read or write lock: try first, wait as a pair only when it must. */
@@ -234,8 +248,11 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 int pthread_rwlock_unlock(pthread_rwlock_t *l)
 {
 	PTB_REAL(int, "pthread_rwlock_unlock", (pthread_rwlock_t *));
-	EV(RW_UNLOCK, INSTANT, l, 0, 0, PTB_SITE);
-	return real_fn(l);
+	const void *site = PTB_SITE;
+	EV(RW_UNLOCK, INSTANT, l, 0, 0, site);
+	int rc = real_fn(l);
+	ptb_tr_handoff(site);
+	return rc;
 }
 
 int pthread_spin_lock(pthread_spinlock_t *l)

@@ -128,12 +128,18 @@ void ptb_tr_thread_start(uint32_t tid, uint32_t parent)
 void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcome,
 		  const void *site)
 {
+	ptb_tr_event_at(now(), kind, phase, obj, arg, outcome, site);
+}
+
+void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t arg,
+		     int outcome, const void *site)
+{
 	struct tbuf *b = mine;
 	if (!b || atomic_load_explicit(&finished, memory_order_relaxed))
 		return;
 	uint32_t n = atomic_load_explicit(&b->n, memory_order_relaxed);
 	struct ptb_tev *e = &b->ev[n];
-	e->t = now() - t0;
+	e->t = t - t0;
 	e->obj = (uint64_t)(uintptr_t)obj;
 	e->site = (uint64_t)(uintptr_t)site;
 	e->arg = arg;
@@ -147,6 +153,25 @@ void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcom
 			flush(b);
 		unlock_file();
 	}
+}
+
+/* After a call that may have let another thread go on: under SCHED_FIFO on
+ * one PU the releasing thread would otherwise run on until it blocks, and
+ * the recording would show one worker taking every job of a queue that on
+ * more CPUs several would share.  Yielding lets the released thread run
+ * now, as it would on a CPU of its own; when it did (the yield took time),
+ * the time away is an enter/leave pair, not work. */
+void ptb_tr_handoff(const void *site)
+{
+	if (!mine || header.sched != PTB_SCHED_FIFO || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
+		return;
+	uint64_t a = now();
+	syscall(SYS_sched_yield);
+	uint64_t b = now();
+	if (b - a < 2000)
+		return;
+	ptb_tr_event_at(a, PTB_EV_YIELD, PTB_PH_ENTER, NULL, 0, 0, site);
+	ptb_tr_event_at(b, PTB_EV_YIELD, PTB_PH_LEAVE, NULL, 0, 0, site);
 }
 
 void ptb_tr_cpu(void)

@@ -18,6 +18,11 @@ extern int ptb_tr_on;
 /* Append one event of the calling thread; t is taken now. */
 void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcome,
 		  const void *site);
+/* The same at a time taken earlier (CLOCK_MONOTONIC ns). */
+void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t arg,
+		     int outcome, const void *site);
+/* After a release of another thread: let it run (see interpose.c). */
+void ptb_tr_handoff(const void *site);
 /* The thread's CPU time as an event: called before a call that may block. */
 void ptb_tr_cpu(void);
 /* This thread's number in the trace (0 is the first thread). */
