@@ -31,8 +31,6 @@ struct sthread {
 	size_t nw, capw;
 };
 
-#define TOKENS 64            /* signals sent with no waiter, kept for late waiters */
-
 struct sobj {
 	uint64_t addr;
 	int cls, kind;       /* class of object; the op kind that waits on it */
@@ -42,8 +40,8 @@ struct sobj {
 	int64_t value;       /* semaphore value; barrier count */
 	int64_t arrived;
 	uint64_t bcast;      /* highest broadcast sequence */
-	uint64_t tok[TOKENS];
-	int ntok;
+	uint64_t *tok;       /* signals sent with no waiter, kept for late waiters, */
+	size_t tok0, ntok, captok;   /* ascending from tok[tok0] */
 	uint64_t site;
 	double wait_ns, path_ns, longest;
 	uint64_t waits;

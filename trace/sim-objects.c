@@ -109,6 +109,43 @@ static uint64_t cond_entry(struct sim *s, int t)
 	return s->th[t].state == TS_BLOCKED ? s->o->th[t].op[s->th[t].pc].arg : 0;
 }
 
+/* The first kept signal after sequence e (ntok when none). */
+static size_t token_after(const struct sobj *ob, uint64_t e)
+{
+	size_t lo = ob->tok0, hi = ob->ntok;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ob->tok[mid] > e)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return lo;
+}
+
+/* Keep signal q, in order: one per signal of the trace at most. */
+static int keep_token(struct sobj *ob, uint64_t q)
+{
+	if (ob->ntok == ob->captok) {
+		if (ob->tok0) {                  /* reuse what was consumed */
+			memmove(ob->tok, ob->tok + ob->tok0, (ob->ntok - ob->tok0) * sizeof *ob->tok);
+			ob->ntok -= ob->tok0, ob->tok0 = 0;
+		}
+		if (ob->ntok == ob->captok) {
+			size_t cap = ob->captok ? ob->captok * 2 : 16;
+			uint64_t *t = realloc(ob->tok, cap * sizeof *t);
+			if (!t)
+				return -1;
+			ob->tok = t, ob->captok = cap;
+		}
+	}
+	size_t at = token_after(ob, q);
+	memmove(ob->tok + at + 1, ob->tok + at, (ob->ntok - at) * sizeof *ob->tok);
+	ob->tok[at] = q;
+	ob->ntok++;
+	return 0;
+}
+
 /* A signal or broadcast with sequence q: waiters that entered before it. */
 static int cond_send(struct sim *s, struct sobj *ob, int by, uint64_t q, int all)
 {
@@ -129,11 +166,8 @@ static int cond_send(struct sim *s, struct sobj *ob, int by, uint64_t q, int all
 	}
 	if (all && q > ob->bcast)
 		ob->bcast = q;
-	else if (!woke && !all) {                /* kept for a waiter the replay makes late */
-		if (ob->ntok == TOKENS)
-			memmove(ob->tok, ob->tok + 1, --ob->ntok * sizeof ob->tok[0]);
-		ob->tok[ob->ntok++] = q;
-	}
+	else if (!woke && !all)                  /* kept for a waiter the replay makes late */
+		return keep_token(ob, q);
 	return 0;
 }
 
@@ -143,13 +177,14 @@ static int cond_ready(struct sobj *ob, uint64_t e)
 {
 	if (ob->bcast > e)
 		return 1;
-	for (int i = 0; i < ob->ntok; i++)
-		if (ob->tok[i] > e) {
-			memmove(ob->tok + i, ob->tok + i + 1, (size_t)(ob->ntok - i - 1) * sizeof ob->tok[0]);
-			ob->ntok--;
-			return 1;
-		}
-	return 0;
+	size_t i = token_after(ob, e);
+	if (i == ob->ntok)
+		return 0;
+	if (i == ob->tok0)
+		ob->tok0++;
+	else
+		memmove(ob->tok + i, ob->tok + i + 1, (ob->ntok - i - 1) * sizeof *ob->tok), ob->ntok--;
+	return 1;
 }
 
 static int rw_grant(struct sim *s, struct sobj *ob, int by)

@@ -187,6 +187,8 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r)
 	}
 	for (uint32_t i = 0; s.th && i < o->nthreads; i++)
 		free(s.th[i].w);
+	for (size_t i = 0; i < s.nobj; i++)
+		free(s.obj[i].tok);
 	free(s.th), free(s.work), free(s.obj), free(s.slot);
 	return rc;
 }
