@@ -25,11 +25,11 @@
 #define MAX_CPUS_LIST 32
 
 static const char usage[] =
-	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [-v]\n"
+	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [-v|--verbose]\n"
 	"\n"
 	"Predict the wall time and speed-up of a program recorded by 'ptbench record'\n"
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
-	"waits bound it.  -v: the simulator's speed on stderr.\n";
+	"waits bound it.  -v, --verbose: the simulator's speed on stderr.\n";
 
 static const struct option predict_options[] = {
 	/* name       has_arg            flag  val */
