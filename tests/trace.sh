@@ -5,11 +5,11 @@
 # phases with a serial part, and a lock held for half of every iteration.
 # Each program prints the CPU time of its pieces of work; the expected
 # wall time on N CPUs follows from its structure, and the prediction must
-# be within 5 %.  Then the pass-through of output and exit status, the
+# be within 5 %.  Then --check, the pass-through of output and exit status, the
 # ends a trace is written at (_exit, a fatal signal), and bad input.
 . "$top_srcdir/tests/tap.sh"
-: "${TRACE_PHASES:=./tests/trace-phases}" "${TRACE_LOCK:=./tests/trace-lock}"
-[ -x "$TRACE_PHASES" ] && [ -x "$TRACE_LOCK" ] || skip_all "test programs not built"
+: "${TRACE_PHASES:=./tests/trace-phases}" "${TRACE_LOCK:=./tests/trace-lock}" "${TRACE_PIPE:=./tests/trace-pipe}"
+[ -x "$TRACE_PHASES" ] && [ -x "$TRACE_LOCK" ] && [ -x "$TRACE_PIPE" ] || skip_all "test programs not built"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 
@@ -53,6 +53,15 @@ done
 check "the lock is the first limit" test "$("$JGET" "$tmp/l.json" limits.0.object)" = mutex
 check "the limit names its call site in the program" \
 	grep -q "trace-lock+0x" "$tmp/l.json"
+
+# --- --check: synchronization the trace cannot see is refused -------------
+"$PTBENCH" predict "$tmp/phases.trace" --check > /dev/null 2>&1
+check "--check accepts the phases program (barriers)" test $? -eq 0
+"$PTBENCH" record -o "$tmp/pipe.trace" -- "$TRACE_PIPE" 40 200000
+"$PTBENCH" predict "$tmp/pipe.trace" --check > "$tmp/c.out" 2> "$tmp/c.err"
+rc=$?
+check "--check refuses threads taking turns through pipes: exit 2 (got $rc), one line" \
+	test $rc -eq 2 -a "$(wc -l < "$tmp/c.err")" -eq 1 -a ! -s "$tmp/c.out"
 
 # --- pass-through, and the ends a trace is written at ---------------------
 printf 'out\000put' > "$tmp/want.out"

@@ -45,6 +45,8 @@ static void stretch(struct pass *p, uint64_t cpu, int last)
 	for (size_t i = p->stretch_from; i < p->th->n; i++)
 		w += p->th->op[i].open;
 	double r = w > got && w > 0 && !last ? got / w : 1;
+	if (r < 1)                       /* off the CPU, but in no traced call */
+		p->th->untraced_ns += w - got;
 	for (size_t i = p->stretch_from; i < p->th->n; i++)
 		p->th->op[i].burst += p->th->op[i].open * r, p->th->op[i].open = 0;
 	p->settled += p->pending * r;
@@ -152,6 +154,7 @@ int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o)
 		for (size_t k = 0; k < o->th[i].n; k++)
 			o->th[i].cpu_ns += o->th[i].op[k].burst;
 		o->cpu_ns += o->th[i].cpu_ns;
+		o->untraced_ns += o->th[i].untraced_ns;
 		o->probes += tt->n;
 	}
 	return 0;
@@ -163,6 +166,15 @@ void ptb_ops_free(struct ptb_ops *o)
 		free(o->th[i].op);
 	free(o->th);
 	memset(o, 0, sizeof *o);
+}
+
+double ptb_ops_untraced_share(const struct ptb_ops *o)
+{
+	double off = 0, cpu = 0;
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		if (o->th[i].cpu_ns >= 0.01 * o->cpu_ns)
+			off += o->th[i].untraced_ns, cpu += o->th[i].cpu_ns;
+	return off + cpu > 0 ? off / (off + cpu) : 0;
 }
 
 const char *ptb_op_object_name(int kind)

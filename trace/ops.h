@@ -41,18 +41,24 @@ struct ptb_op_thread {
 	struct ptb_op *op;
 	uint64_t start_t;        /* recorded start, ns */
 	double cpu_ns;           /* the sum of its bursts */
+	double untraced_ns;      /* wall time between its calls that was not CPU time */
 };
 
 struct ptb_ops {
 	uint32_t nthreads;
 	struct ptb_op_thread *th;
 	double cpu_ns;           /* all threads' bursts */
+	double untraced_ns;      /* all threads' time off the CPU outside traced calls */
 	uint64_t probes;         /* events whose cost was taken off */
 };
 
 /* 0, or -1 when out of memory. */
 int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o);
 void ptb_ops_free(struct ptb_ops *o);
+/* The share of the working threads' time (CPU and untraced) spent off the
+ * CPU outside traced calls.  A thread with under 1 % of the CPU time (one
+ * that waits in sigwait all along) does not count: its wait delays no one. */
+double ptb_ops_untraced_share(const struct ptb_ops *o);
 /* "mutex", "condition", ...: what an operation waits on, for people. */
 const char *ptb_op_object_name(int kind);
 

@@ -25,25 +25,33 @@
 #define MAX_CPUS_LIST 32
 
 static const char usage[] =
-	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [-v|--verbose]\n"
+	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [--check] [-v|--verbose]\n"
 	"\n"
 	"Predict the wall time and speed-up of a program recorded by 'ptbench record'\n"
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
-	"waits bound it.  -v, --verbose: the simulator's speed on stderr.\n";
+	"waits bound it.  --check: refuse a trace whose threads spent more than 10 %% of\n"
+	"their time off the CPU outside traced calls (raw futexes, pipes, I/O).\n"
+	"-v, --verbose: the simulator's speed on stderr.\n";
 
 static const struct option predict_options[] = {
 	/* name       has_arg            flag  val */
 	{ "cpus",     required_argument, NULL, 'c' },
 	{ "format",   required_argument, NULL, 'f' },
 	{ "verbose",  no_argument,       NULL, 'v' },
+	{ "check",    no_argument,       NULL, 'k' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
 };
 
 struct predict_args {
 	int cpus[MAX_CPUS_LIST], ncpus;
-	int json, verbose;
+	int json, verbose, check;
 };
+
+/* Above this share of the threads' time off the CPU outside any traced
+ * call, --check refuses: the program synchronizes where the trace cannot
+ * see it, and its threads would be replayed as independent. */
+#define UNTRACED_LIMIT 0.10
 
 static int parse_cpus(struct predict_args *a, const char *arg)
 {
@@ -75,6 +83,9 @@ static int predict_option(void *ctx, int opt, const char *arg)
 	case 'v':
 		a->verbose = 1;
 		return 0;
+	case 'k':
+		a->check = 1;
+		return 0;
 	}
 	return 2;
 }
@@ -105,17 +116,18 @@ static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_resul
 }
 
 static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-		      double base)
+		      double base, double untraced)
 {
 	json_t *preds = json_array();
 	for (int i = 0; i < n; i++)
 		json_array_append_new(preds, json_pack("{s:i, s:f, s:f, s:f}", "cpus", r[i].cpus,
 			"wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus)));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s}, s:o, s:o}",
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)t->nthreads,
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
+		"untraced_share", untraced,
 		"predictions", preds, "limits", limits_json(t, &r[n - 1]));
 	if (!doc)
 		return 1;
@@ -126,7 +138,7 @@ static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r,
 }
 
 static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-			double base)
+			double base, double untraced)
 {
 	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
 	       t->h.sched == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
@@ -148,6 +160,11 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 		       100 * l->path_ns / last->wall_ns,
 		       (unsigned long long)l->waits, l->wait_ns * 1e-9, site);
 	}
+	if (untraced > UNTRACED_LIMIT)
+		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
+		       "calls (I/O, raw futexes, pipes, other processes): left out, as if\n"
+		       "      those waits were for nothing (--check refuses such a trace)\n",
+		       100 * untraced);
 	for (int i = 0; i < n; i++)
 		if (r[i].forced)
 			printf("\nnote: at %d CPUs, %llu waits were released by force (the replay "
@@ -161,6 +178,13 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 	struct ptb_sim_result r[MAX_CPUS_LIST], one;
 	if (ptb_ops_build(t, &o))
 		return ptb_bad_input("predict", "out of memory");
+	double untraced = ptb_ops_untraced_share(&o);
+	if (a->check && untraced > UNTRACED_LIMIT) {
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "--check: the threads spent %.0f %% of their time off "
+				     "the CPU outside traced calls (raw futexes, pipes, I/O): no prediction",
+				     100 * untraced);
+	}
 	double t0 = seconds();
 	uint64_t ops = 0;
 	int rc = ptb_sim_run(&o, 1, &one);
@@ -174,14 +198,14 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 		fprintf(stderr, "ptbench predict: %llu operations replayed in %.3f s (%.0f per s)\n",
 			(unsigned long long)(ops + one.ops), dt, (ops + one.ops) / (dt > 0 ? dt : 1e-9));
 	if (a->json)
-		return print_json(t, r, a->ncpus, one.wall_ns);
-	print_table(t, r, a->ncpus, one.wall_ns);
+		return print_json(t, r, a->ncpus, one.wall_ns, untraced);
+	print_table(t, r, a->ncpus, one.wall_ns, untraced);
 	return 0;
 }
 
 int ptb_cmd_predict(int argc, char **argv)
 {
-	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0 };
+	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0 };
 	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
 				    predict_option, &a, &first);
 	if (rc)
