@@ -71,7 +71,7 @@ static double replay(int cpus, uint64_t *forced)
 	nth = 0;
 	if (ptb_trace_load(path, &t, err, sizeof err))
 		return -1;
-	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, &r))
+	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, &r, NULL))
 		return -2;
 	ptb_ops_free(&o);
 	ptb_trace_free(&t);

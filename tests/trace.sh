@@ -54,6 +54,11 @@ check "the lock is the first limit" test "$("$JGET" "$tmp/l.json" limits.0.objec
 check "the limit names its call site in the program" \
 	grep -q "trace-lock+0x" "$tmp/l.json"
 
+"$PTBENCH" predict "$tmp/lock.trace" --cpus 2 --chrome-trace "$tmp/chrome.json" > /dev/null
+"$JGET" "$tmp/chrome.json" 'traceEvents.*.name' > "$tmp/names" 2> /dev/null
+check "--chrome-trace: a slice for each of the 5 threads" test "$(grep -c '^thread ' "$tmp/names")" -eq 5
+check "  and the waits for the mutex" grep -q '^mutex 0x' "$tmp/names"
+
 # --- --check: synchronization the trace cannot see is refused -------------
 "$PTBENCH" predict "$tmp/phases.trace" --check > /dev/null 2>&1
 check "--check accepts the phases program (barriers)" test $? -eq 0

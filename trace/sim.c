@@ -163,6 +163,7 @@ static int start(struct sim *s)
 		else if (i == 0 || !created[i]) {     /* begins when it began */
 			th->state = TS_DELAYED, th->pc = (size_t)-1;
 			th->until = (double)(s->o->th[i].start_t - s->o->th[0].start_t);
+			th->born = th->until;
 			th->blocked_at = 0, th->blocked_on = -1;
 		}
 	}
@@ -170,7 +171,22 @@ static int start(struct sim *s)
 	return 0;
 }
 
-int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r)
+static void visit(const struct sim *s, const struct ptb_sim_visitor *v)
+{
+	for (uint32_t i = 0; i < s->o->nthreads; i++) {
+		const struct sthread *th = &s->th[i];
+		if (!s->o->th[i].n)
+			continue;
+		v->thread(v->ctx, (int)i, th->born, th->until);
+		for (size_t k = 0; k < th->nw; k++)
+			if (th->w[k].obj >= 0 && th->w[k].at > th->w[k].from)
+				v->wait(v->ctx, (int)i, th->w[k].from, th->w[k].at,
+					s->obj[th->w[k].obj].kind, s->obj[th->w[k].obj].addr);
+	}
+}
+
+int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r,
+		const struct ptb_sim_visitor *v)
 {
 	struct sim s = { .o = o, .cpus = cpus };
 	memset(r, 0, sizeof *r);
@@ -184,6 +200,8 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r)
 		r->cpus = cpus, r->wall_ns = s.now, r->cpu_ns = o->cpu_ns;
 		r->ops = s.ops, r->forced = s.forced;
 		rc = ptb_sim_path(&s, r);
+		if (v && !rc)
+			visit(&s, v);
 	}
 	for (uint32_t i = 0; s.th && i < o->nthreads; i++)
 		free(s.th[i].w);

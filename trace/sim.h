@@ -37,7 +37,16 @@ struct ptb_sim_result {
 	struct ptb_sim_limit limits[PTB_SIM_LIMITS];
 };
 
-/* 0, or -1 when out of memory. */
-int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r);
+/* What a reader of the simulated run is shown once it is over: each
+ * thread's life, then its waits in order (times in ns of the replay). */
+struct ptb_sim_visitor {
+	void *ctx;
+	void (*thread)(void *ctx, int tid, double born, double ended);
+	void (*wait)(void *ctx, int tid, double from, double to, int kind, uint64_t obj);
+};
+
+/* 0, or -1 when out of memory.  v may be NULL. */
+int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r,
+		const struct ptb_sim_visitor *v);
 
 #endif

@@ -9,11 +9,13 @@
  */
 #include "config.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli/commands.h"
 #include "cli/error.h"
@@ -25,12 +27,15 @@
 #define MAX_CPUS_LIST 32
 
 static const char usage[] =
-	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [--check] [-v|--verbose]\n"
+	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [--check]\n"
+	"                       [--chrome-trace FILE] [-v|--verbose]\n"
 	"\n"
 	"Predict the wall time and speed-up of a program recorded by 'ptbench record'\n"
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
 	"waits bound it.  --check: refuse a trace whose threads spent more than 10 %% of\n"
 	"their time off the CPU outside traced calls (raw futexes, pipes, I/O).\n"
+	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
+	"chrome://tracing (each thread's life and its waits).\n"
 	"-v, --verbose: the simulator's speed on stderr.\n";
 
 static const struct option predict_options[] = {
@@ -39,6 +44,7 @@ static const struct option predict_options[] = {
 	{ "format",   required_argument, NULL, 'f' },
 	{ "verbose",  no_argument,       NULL, 'v' },
 	{ "check",    no_argument,       NULL, 'k' },
+	{ "chrome-trace", required_argument, NULL, 't' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
 };
@@ -46,7 +52,11 @@ static const struct option predict_options[] = {
 struct predict_args {
 	int cpus[MAX_CPUS_LIST], ncpus;
 	int json, verbose, check;
+	const char *chrome;
 };
+
+/* A Chrome trace stays small enough to open: at most this many waits. */
+#define CHROME_MAX_WAITS 200000
 
 /* Above this share of the threads' time off the CPU outside any traced
  * call, --check refuses: the program synchronizes where the trace cannot
@@ -86,6 +96,9 @@ static int predict_option(void *ctx, int opt, const char *arg)
 	case 'k':
 		a->check = 1;
 		return 0;
+	case 't':
+		a->chrome = arg;
+		return *arg ? 0 : ptb_bad_input("predict", "--chrome-trace needs a file name");
 	}
 	return 2;
 }
@@ -172,6 +185,59 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 			       (unsigned long long)r[i].forced);
 }
 
+/* The Chrome trace's writer: complete events ("X"), microseconds, one
+ * track per thread; a thread's waits nest in its life. */
+struct chrome {
+	FILE *f;
+	int first;
+	long waits;
+};
+
+static void chrome_event(struct chrome *c, int tid, const char *name, double from, double to)
+{
+	fprintf(c->f, "%s\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
+		"\"ts\":%.3f,\"dur\":%.3f}", c->first ? "" : ",", name, tid, from / 1e3, (to - from) / 1e3);
+	c->first = 0;
+}
+
+static void chrome_thread(void *ctx, int tid, double born, double ended)
+{
+	char name[32];
+	snprintf(name, sizeof name, "thread %d", tid);
+	chrome_event(ctx, tid, name, born, ended);
+}
+
+static void chrome_wait(void *ctx, int tid, double from, double to, int kind, uint64_t obj)
+{
+	struct chrome *c = ctx;
+	char name[64];
+	if (c->waits++ >= CHROME_MAX_WAITS)
+		return;
+	snprintf(name, sizeof name, "%s 0x%llx", ptb_op_object_name(kind), (unsigned long long)obj);
+	chrome_event(c, tid, name, from, to);
+}
+
+/* Replay on `cpus` once more, written to path through a temporary file. */
+static int write_chrome(const struct ptb_ops *o, int cpus, const char *path)
+{
+	char tmp[4200];
+	struct ptb_sim_result r;
+	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+	struct chrome c = { fopen(tmp, "w"), 1, 0 };
+	if (!c.f)
+		return ptb_bad_input("predict", "cannot write %s: %s", path, strerror(errno));
+	struct ptb_sim_visitor v = { &c, chrome_thread, chrome_wait };
+	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", c.f);
+	int rc = ptb_sim_run(o, cpus, &r, &v);
+	fprintf(c.f, "\n],\"otherData\":{\"cpus\":%d,\"waits_left_out\":%ld}}\n", cpus,
+		c.waits > CHROME_MAX_WAITS ? c.waits - CHROME_MAX_WAITS : 0);
+	if (fclose(c.f) || rc || rename(tmp, path)) {
+		unlink(tmp);
+		return ptb_bad_input("predict", "cannot write %s", path);
+	}
+	return 0;
+}
+
 static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 {
 	struct ptb_ops o;
@@ -187,10 +253,14 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 	}
 	double t0 = seconds();
 	uint64_t ops = 0;
-	int rc = ptb_sim_run(&o, 1, &one);
+	int rc = ptb_sim_run(&o, 1, &one, NULL);
 	for (int i = 0; !rc && i < a->ncpus; i++)
-		rc = ptb_sim_run(&o, a->cpus[i], &r[i]), ops += r[i].ops;
+		rc = ptb_sim_run(&o, a->cpus[i], &r[i], NULL), ops += r[i].ops;
 	double dt = seconds() - t0;
+	if (!rc && a->chrome && write_chrome(&o, a->cpus[a->ncpus - 1], a->chrome)) {
+		ptb_ops_free(&o);
+		return 2;
+	}
 	ptb_ops_free(&o);
 	if (rc)
 		return ptb_bad_input("predict", "out of memory");
@@ -205,7 +275,7 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 
 int ptb_cmd_predict(int argc, char **argv)
 {
-	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0 };
+	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL };
 	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
 				    predict_option, &a, &first);
 	if (rc)

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Result files on disk: the run document, written so that a crash never
+ * leaves half a file (a temporary file in the same folder, fsync, rename),
+ * one record per line so that files stay greppable and diffable per point;
+ * and read back, parsed and validated (record/validate.c) so that every
+ * reader gets either a document it can walk or one line saying what is
+ * wrong.  The schema is described in docs/design.md.
+ */
+#include <config.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record/runfile.h"
+#include "record/target.h"
+#include "record/validate.h"
+#include "text/text.h"
+
+json_t *ptb_run_new(json_t *context)
+{
+	return json_pack("{s:s, s:s, s:s, s:o, s:[]}", "schema", PTB_SCHEMA,
+			 "version", PACKAGE_VERSION, "status", "running",
+			 "context", context ? context : json_object(), "results");
+}
+
+/* ---- writing ------------------------------------------------------------ */
+
+/* A value as JSON text, each line after the first prefixed by indent. */
+static int dump_value(FILE *out, const json_t *v, size_t flags, const char *indent)
+{
+	char *s = json_dumps(v, flags | JSON_ENCODE_ANY | JSON_PRESERVE_ORDER);
+	if (!s)
+		return -1;
+	for (char *p = s, *nl;; p = nl + 1) {
+		nl = strchr(p, '\n');
+		fwrite(p, 1, nl ? (size_t)(nl - p) : strlen(p), out);
+		if (!nl)
+			break;
+		fprintf(out, "\n%s", indent);
+	}
+	free(s);
+	return 0;
+}
+
+/* One record per line: a file stays greppable and diffable per point. */
+static int dump_records(FILE *out, const json_t *results)
+{
+	size_t i, n = json_array_size(results);
+	json_t *rec;
+	int rc = 0;
+	fputs("[\n", out);
+	json_array_foreach(results, i, rec) {
+		fputs("    ", out);
+		rc |= dump_value(out, rec, JSON_COMPACT, "");
+		fputs(i + 1 < n ? ",\n" : "\n", out);
+	}
+	fputs("  ]", out);
+	return rc;
+}
+
+int ptb_run_dump(FILE *out, const json_t *run)
+{
+	const char *key;
+	json_t *v;
+	int rc = 0;
+	if (!json_is_object(run))
+		return -1;
+	if (json_object_size(run) == 0)
+		return fputs("{}\n", out) == EOF ? -1 : 0;
+	fputs("{\n", out);
+	json_object_foreach((json_t *)run, key, v) {
+		json_t *k = json_string(key);
+		fputs("  ", out);
+		rc |= dump_value(out, k, 0, "");
+		json_decref(k);
+		fputs(": ", out);
+		if (!strcmp(key, "results") && json_array_size(v) > 0)
+			rc |= dump_records(out, v);
+		else
+			rc |= dump_value(out, v, JSON_INDENT(2), "  ");
+		fputs(json_object_iter_next((json_t *)run, json_object_key_to_iter(key)) ? ",\n" : "\n",
+		      out);
+	}
+	fputs("}\n", out);
+	return rc || ferror(out) ? -1 : 0;
+}
+
+/* Make the rename itself durable; the data already is (fsync). */
+static void sync_dir_of(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		snprintf(dir, sizeof dir, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+/* The temporary file is in the target's directory so that rename(2) is
+ * atomic; whatever fails, it is removed and the target left as it was. */
+int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t errlen)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd;
+	if (!json_is_object(run)) {
+		ptb_errf(err, errlen, "%s: not written: the document is not a run", path);
+		return -1;
+	}
+	if (ptb_run_tmp_name(path, getpid(), tmp, sizeof tmp) < 0) {
+		ptb_errf(err, errlen, "%s: %s", path, strerror(ENAMETOOLONG));
+		return -1;
+	}
+	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
+		ptb_errf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!(f = fdopen(fd, "w"))) {
+		int saved = errno;
+		close(fd);
+		unlink(tmp);
+		ptb_errf(err, errlen, "%s: %s", path, strerror(saved));
+		return -1;
+	}
+	errno = EIO;    /* a dump that fails for want of memory sets none */
+	bool ok = ptb_run_dump(f, run) == 0 && fflush(f) == 0 && fsync(fileno(f)) == 0;
+	int saved = errno;
+	if (fclose(f) && ok) {
+		ok = false;
+		saved = errno;
+	}
+	if (ok && rename(tmp, path)) {
+		ok = false;
+		saved = errno;
+	}
+	if (!ok) {
+		unlink(tmp);
+		ptb_errf(err, errlen, "%s: %s", path, strerror(saved));
+		return -1;
+	}
+	sync_dir_of(path);
+	return 0;
+}
+
+
+/* Why a file that is not a regular one, or an empty one, is no result
+ * file; NULL when it may be read.  Opened without blocking, a FIFO or a
+ * terminal is refused instead of waited on. */
+static const char *unreadable(const struct stat *st)
+{
+	if (S_ISDIR(st->st_mode))
+		return "is a directory";
+	if (!S_ISREG(st->st_mode))
+		return S_ISFIFO(st->st_mode) ? "is a FIFO, not a result file"
+		     : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "is a device, not a result file"
+		     : "is not a regular file";
+	return st->st_size == 0 ? "empty file" : NULL;
+}
+
+json_t *ptb_run_load(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	json_error_t je;
+	char why[400];
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		ptb_errf(err, errlen, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	const char *refuse = unreadable(&st);
+	FILE *f = refuse ? NULL : fdopen(fd, "r");
+	if (!f) {
+		ptb_errf(err, errlen, "%s: %s", path, refuse ? refuse : strerror(errno));
+		close(fd);
+		return NULL;
+	}
+	json_t *run = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (!run) {
+		if (je.position == 0)
+			ptb_errf(err, errlen, "%s: empty file", path);
+		else
+			ptb_errf(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
+		return NULL;
+	}
+	if (ptb_run_validate(run, why, sizeof why) < 0) {
+		ptb_errf(err, errlen, "%s: %s", path, why);
+		json_decref(run);
+		return NULL;
+	}
+	return run;
+}

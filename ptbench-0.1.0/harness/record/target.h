@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where a result file may be written, decided before a run measures
+ * anything: the path names a regular file or nothing yet (never a device
+ * node, a FIFO, a socket or a symbolic link, which an atomic rename would
+ * replace), and its directory takes the very temporary file the run will
+ * write through.  Temporary files that a killed run left beside the path
+ * are removed.
+ */
+#ifndef PTB_RECORD_TARGET_H
+#define PTB_RECORD_TARGET_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* "PATH.tmp.PID", the temporary file the writer with that pid uses
+ * (record/runfile.c).  0, or -1 when it does not fit in len. */
+int ptb_run_tmp_name(const char *path, pid_t pid, char *buf, size_t len);
+/* 0 when path can be written as a result file; -1 with err, one line. */
+int ptb_run_check_target(const char *path, char *err, size_t errlen);
+/* Remove PATH.tmp.PID files whose writer no longer exists. */
+void ptb_run_clean_stale(const char *path);
+
+#endif

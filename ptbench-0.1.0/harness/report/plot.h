@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Pictures of result files, drawn by gnuplot: ptbench writes the data and a
+ * gnuplot script for a kind of plot (the Table-1 rows as bars, each point's
+ * trials, the c2c matrix as a heat map, cache latency over size, contention
+ * over thread count) and runs gnuplot on them.  gnuplot is an optional
+ * run-time dependency: without it these functions say so and draw nothing.
+ * Used by `ptbench plot` and by the HTML report, which embeds the SVG.
+ */
+#ifndef PTB_REPORT_PLOT_H
+#define PTB_REPORT_PLOT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "record/model.h"
+
+/* The kinds, in the order a default `ptbench plot` tries them;
+ * NULL-terminated. */
+extern const char *const ptb_plot_kinds[];
+
+/* gnuplot found on PATH. */
+bool ptb_plot_available(void);
+
+/* Draw plot KIND ("table", "trials", "c2c", "cache", "scaling") of the
+ * NRUNS loaded run files as SVG text on OUT.  Returns 0 drawn, 1 when the
+ * files lack the kind's data (a one-line reason in ERR), -1 on failure
+ * (gnuplot missing or failing: reason in ERR). */
+int ptb_plot_svg(const char *kind, struct ptb_runfile *const *runs, size_t nruns, FILE *out,
+		 char *err, size_t errlen);
+
+/* What gnuplot is asked to draw: the terminal the script sets. */
+enum ptb_plot_term { PTB_PLOT_SVG, PTB_PLOT_PNG };
+
+/* The first kind whose data the files hold, or NULL when none. */
+const char *ptb_plot_default_kind(struct ptb_runfile *const *runs, size_t nruns);
+
+/* Write KIND.dat and KIND.gp (the data and the gnuplot script that draws
+ * them, run in that folder) into the folder DIR, without gnuplot.  Return
+ * values as ptb_plot_svg's. */
+int ptb_plot_write(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		   enum ptb_plot_term term, const char *dir, char *err, size_t errlen);
+
+/* Draw as ptb_plot_svg does, in TERM's format; when KEEP_DIR is not NULL
+ * the data and script are also left there (ptb_plot_write). */
+int ptb_plot_draw(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		  enum ptb_plot_term term, const char *keep_dir, FILE *out, char *err,
+		  size_t errlen);
+
+#endif

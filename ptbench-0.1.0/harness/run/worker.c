@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The worker process (`ptbench worker`, exec'd by the runner): it reads one
+ * trial request per line on stdin -- a benchmark, its variables and the
+ * measurement's limits -- and answers with the trial's record as one JSON
+ * line on stdout.  Each trial runs in a child forked for it, so it starts
+ * from the worker's pristine single-threaded state (no thread, buffer or
+ * binding of an earlier trial survives), and a trial that crashes costs
+ * that trial alone.  Only the runner decides what comes next, so a trial
+ * never overlaps another.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "engine/measure.h"
+#include "engine/place.h"
+#include "machine/system.h"
+#include "platform/process.h"
+#include "run/record.h"
+#include "run/suite.h"
+#include "run/worker.h"
+
+struct bench_timer {
+	struct ptb_point *p;
+	const struct ptb_clock *clk;
+};
+
+static double time_point(void *ctx, uint64_t n)
+{
+	struct bench_timer *bt = ctx;
+	struct ptb_point *p = bt->p;
+	ptb_clients_release(p, n);
+	uint64_t t0 = ptb_ticks();
+	p->bench->run(p, n);
+	uint64_t t1 = ptb_ticks();
+	ptb_clients_wait(p);
+	if (p->bench->check)
+		p->bench->check(p, n);
+	return ptb_ticks_to_ns(bt->clk, ptb_ticks_elapsed(t0, t1));
+}
+
+static double timer_now(void *ctx)
+{
+	(void)ctx;
+	return ptb_now_s();
+}
+
+static struct ptb_limits point_limits(const struct ptb_limits *run, bool quick,
+				       const struct ptb_bench *b)
+{
+	struct ptb_limits l = *run;
+	if (b->target_s > l.target_s)
+		l.target_s = quick ? b->target_s / 4 : b->target_s;
+	/* A benchmark that needs long timings gets the budget for its minimum
+	 * number of timings rather than being cut short by the default. */
+	double need = (l.min_timings + 2) * l.target_s * 1.5;
+	if (l.budget_s < need)
+		l.budget_s = need;
+	return l;
+}
+
+static enum ptb_status final_status(const struct ptb_point *p, const struct ptb_measurement *m)
+{
+	if (p->verdict != PTB_OK)
+		return p->verdict;
+	return m->stop == PTB_STOPPED_RULE ? PTB_OK : PTB_UNSTABLE;
+}
+
+/* The limits a point really ran under, when a benchmark's needs changed
+ * them from the run's (recorded in the context). */
+static void note_limits(json_t *rec, const struct ptb_limits *l, const struct ptb_limits *run)
+{
+	if (l->target_s != run->target_s || l->budget_s != run->budget_s)
+		json_object_set_new(rec, "limits", json_pack("{s:f,s:f}", "target_s", l->target_s,
+							     "budget_s", l->budget_s));
+}
+
+static json_t *measure_point(const struct ptb_limits *run, bool quick, struct ptb_point *p)
+{
+	const struct ptb_bench *b = p->bench;
+	struct ptb_limits l = point_limits(run, quick, b);
+	struct ptb_measurement m = { 0 };
+	const char *why = b->unsupported ? b->unsupported(p->sys) : NULL;
+
+	if (why)
+		ptb_point_na(p, "%s", why);
+	if (why || ptb_point_place(p) < 0 || b->setup(p) < 0) {
+		if (p->verdict == PTB_OK)
+			ptb_point_error(p, "setup failed without a reason");
+		ptb_clients_cancel(p);
+		return ptb_result_json(p, p->verdict, p->reason, NULL, l.rule);
+	}
+	struct bench_timer bt = { p, &p->sys->clock };
+	struct ptb_timer t = { time_point, timer_now, &bt,
+			       p->sys->clock.overhead_ns, p->sys->clock.resolution_ns };
+	int rc = ptb_measure(&l, &t, b->ops_per_iter > 0 ? b->ops_per_iter : 1, &m);
+	ptb_clients_cancel(p);
+	if (b->teardown)
+		b->teardown(p);
+	if (rc < 0)
+		ptb_point_error(p, "out of memory while measuring");
+	enum ptb_status st = rc < 0 ? PTB_ERROR : final_status(p, &m);
+	json_t *rec = ptb_result_json(p, st, p->verdict != PTB_OK ? p->reason : NULL,
+				      rc < 0 ? NULL : &m, l.rule);
+	if (rc == 0)
+		note_limits(rec, &l, run);
+	ptb_measurement_free(&m);
+	return rec;
+}
+
+/* The variables of the request, indexed like b->params; unnamed ones
+ * stay NULL (the benchmark's helpers then see no value). */
+static int request_values(const struct ptb_bench *b, const json_t *params,
+			  const char *values[PTB_MAX_PARAMS])
+{
+	for (int i = 0; i < PTB_MAX_PARAMS; i++)
+		values[i] = NULL;
+	for (int i = 0; b->params && b->params[i].name && i < PTB_MAX_PARAMS; i++)
+		values[i] = json_string_value(json_object_get(params, b->params[i].name));
+	return 0;
+}
+
+static json_t *run_trial(const struct ptb_system *sys, const json_t *req, char *err,
+			 size_t errlen)
+{
+	const char *name = json_string_value(json_object_get(req, "bench"));
+	const struct ptb_bench *b = ptb_bench_find(name);
+	struct ptb_limits l;
+	if (!b) {
+		snprintf(err, errlen, "no benchmark named '%s'", name ? name : "(none)");
+		return NULL;
+	}
+	if (ptb_limits_from_json(&l, json_object_get(req, "limits")) < 0) {
+		snprintf(err, errlen, "malformed limits");
+		return NULL;
+	}
+	struct ptb_point p = { .bench = b, .sys = sys };
+	request_values(b, json_object_get(req, "params"), p.value);
+	double t0 = ptb_now_s();
+	json_t *rec = measure_point(&l, json_is_true(json_object_get(req, "quick")), &p);
+	json_object_set_new(rec, "worker", json_integer(getpid()));
+	json_object_set_new(rec, "elapsed_s", json_real(ptb_now_s() - t0));
+	return rec;
+}
+
+static int answer(FILE *out, const char *key, json_t *val)
+{
+	json_t *msg = json_pack("{so}", key, val);
+	int rc = json_dumpf(msg, out, JSON_COMPACT | JSON_PRESERVE_ORDER);
+	json_decref(msg);
+	if (rc < 0 || fputc('\n', out) == EOF || fflush(out) == EOF)
+		return -1;
+	return 0;
+}
+
+/* Wait for a trial's process; NULL when it answered, else why not. */
+static const char *trial_ended(pid_t pid, char *why, size_t len)
+{
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR) {
+			snprintf(why, len, "waiting for trial process %d: %s", (int)pid,
+				 strerror(errno));
+			return why;
+		}
+	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
+		return NULL;
+	if (WIFSIGNALED(status))
+		snprintf(why, len, "trial process %d killed by signal %d (%s)", (int)pid,
+			 WTERMSIG(status), strsignal(WTERMSIG(status)));
+	else
+		snprintf(why, len, "trial process %d exited with status %d", (int)pid,
+			 WEXITSTATUS(status));
+	return why;
+}
+
+/* One request, measured in a child of its own. */
+static int serve(const struct ptb_system *sys, const json_t *req, FILE *out)
+{
+	char err[512];
+	fflush(out);
+	pid_t pid = fork();
+	if (pid == 0) {
+		ptb_die_with_parent();
+		json_t *rec = run_trial(sys, req, err, sizeof err);
+		int rc = rec ? answer(out, "trial", rec) : answer(out, "error", json_string(err));
+		_exit(rc < 0 ? 3 : 0);
+	}
+	if (pid < 0) {
+		snprintf(err, sizeof err, "cannot fork a trial process: %s", strerror(errno));
+		return answer(out, "lost", json_string(err));
+	}
+	const char *why = trial_ended(pid, err, sizeof err);
+	return why ? answer(out, "lost", json_string(why)) : 0;
+}
+
+int ptb_worker_main(FILE *in, FILE *out)
+{
+	struct ptb_system sys;
+	char err[512], *line = NULL;
+	size_t cap = 0;
+	/* The runner decides what an interrupt means; a runner that dies
+	 * takes its worker with it. */
+	signal(SIGINT, SIG_IGN);
+	ptb_die_with_parent();
+	if (ptb_system_init(&sys, err, sizeof err) < 0) {
+		answer(out, "error", json_string(err));
+		return 1;
+	}
+	while (getline(&line, &cap, in) > 0) {
+		json_t *req = json_loads(line, 0, NULL);
+		int rc = req ? serve(&sys, req, out)
+			     : answer(out, "error", json_string("malformed request"));
+		json_decref(req);
+		if (rc < 0 || !req)
+			break;
+	}
+	free(line);
+	ptb_system_fini(&sys);
+	return 0;
+}

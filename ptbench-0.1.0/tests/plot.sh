@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: MIT
+# `ptbench plot` (harness/report/plot*.c, harness/cli/cmd-plot.c):
+#  - the data and gnuplot script of every kind, from fixed result files,
+#    byte for byte against tests/data/plot-KIND.{dat,gp}; they are written
+#    with gnuplot off PATH, so this part needs no gnuplot and never depends
+#    on its version;
+#  - a missing gnuplot, a failing one, bad input and files without the
+#    kind's data: one line, exit 2, no output file;
+#  - with gnuplot: the SVG of each kind is well-formed XML (xmllint) and
+#    holds one bar, dot, cell or curve point per line of its data file.
+#
+# After an intended change of a kind, regenerate its golden files with
+#     PTB_REGEN=1 make check TESTS=tests/plot.sh
+# and read the diff of tests/data/plot-* before committing it.
+. "$top_srcdir/tests/tap.sh"
+
+[ -x "$PTBENCH" ] || skip_all "$PTBENCH is not built"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+nogp=$tmp/empty-path        # a PATH without gnuplot
+mkdir "$nogp"
+
+files_of() {
+	case $1 in
+	table|trials) echo "$TESTDATA/run-golden-v2.json $TESTDATA/run-golden.json" ;;
+	*)            echo "$TESTDATA/plot-ext.json" ;;
+	esac
+}
+
+# one_line FILE: FILE holds exactly one line naming the command.
+one_line() { [ "$(wc -l <"$1")" -eq 1 ] && grep -q '^ptbench plot: ' "$1"; }
+
+for k in table trials c2c cache scaling; do
+	mkdir "$tmp/$k"
+	# shellcheck disable=SC2046
+	env PATH="$nogp" "$PTBENCH" plot --kind $k $(files_of $k) --script "$tmp/$k" \
+		-o "$tmp/$k.svg" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	check "$k without gnuplot: exit 2" test $rc -eq 2
+	check "$k without gnuplot: one line saying so" \
+		sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'gnuplot is not installed' '$tmp/err'"
+	check "$k without gnuplot: no picture, nothing left beside it" \
+		sh -c "! ls '$tmp' | grep -q '^$k\.svg'"
+	for ext in dat gp; do
+		golden=$TESTDATA/plot-$k.$ext
+		if [ ! -f "$tmp/$k/$k.$ext" ]; then
+			not_ok "$k: --script wrote no $k.$ext"
+		elif [ -n "$PTB_REGEN" ]; then
+			cp "$tmp/$k/$k.$ext" "$golden" && ok "$k: regenerated $golden"
+		elif cmp -s "$golden" "$tmp/$k/$k.$ext"; then
+			ok "$k.$ext matches $(basename "$golden")"
+		else
+			not_ok "$k.$ext differs from $(basename "$golden")"
+			diff -u "$golden" "$tmp/$k/$k.$ext" | sed 's/^/# /'
+		fi
+	done
+done
+
+# Bad input: one line, exit 2, before gnuplot is looked for.
+bad() {
+	d=$1; shift
+	env PATH="$nogp" "$PTBENCH" plot "$@" >"$tmp/out" 2>"$tmp/err"
+	rc=$?
+	if [ $rc -eq 2 ] && one_line "$tmp/err" && [ ! -s "$tmp/out" ]; then
+		ok "$d: exit 2, one line"
+	else
+		not_ok "$d: exit $rc, stderr:"; sed 's/^/# /' "$tmp/err"
+	fi
+}
+ext=$TESTDATA/plot-ext.json
+bad "no file" --kind c2c
+bad "a missing file" "$tmp/none.json"
+bad "an unknown kind" --kind pie "$ext"
+bad "an output that is neither .svg nor .png" -o "$tmp/x.pdf" "$ext"
+bad "--script naming a file" --script "$ext" "$ext"
+bad "files without the kind's data" --kind table "$ext"
+grep -q "paper's Table 1" "$tmp/err"
+check "... saying what they lack" test $? -eq 0
+bad "a file that is no result file" "$TESTDATA/tools-table.md"
+
+# Without --kind: the first kind whose data the files hold (trials here:
+# the fixture has no Table-1 row).
+mkdir "$tmp/default"
+env PATH="$nogp" "$PTBENCH" plot "$ext" --script "$tmp/default" -o "$tmp/d.svg" 2>/dev/null
+check "the default kind is the first the files hold" test -f "$tmp/default/trials.gp"
+
+# A gnuplot that fails: its complaint in one line, exit 2, and the file
+# already at -o left as it was.
+mkdir "$tmp/bin"
+printf '#!/bin/sh\necho "line 3: unexpected trouble" >&2\nexit 1\n' >"$tmp/bin/gnuplot"
+chmod +x "$tmp/bin/gnuplot"
+echo keep >"$tmp/old.svg"
+env PATH="$tmp/bin:$PATH" "$PTBENCH" plot --kind cache "$ext" -o "$tmp/old.svg" 2>"$tmp/err"
+rc=$?
+check "a failing gnuplot: exit 2" test $rc -eq 2
+check "a failing gnuplot: its complaint in one line" \
+	sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'unexpected trouble' '$tmp/err'"
+check "a failing gnuplot: the old file untouched, no temporary left" \
+	sh -c "[ \"\$(cat '$tmp/old.svg')\" = keep ] && ! ls '$tmp' | grep -q 'old.svg.tmp'"
+
+if ! command -v gnuplot >/dev/null 2>&1; then
+	ok "# SKIP gnuplot not installed: the pictures are not drawn"
+	done_testing
+	exit
+fi
+
+# Data lines of the blocks of a data file (NaN placeholders are no data),
+# as "block count" pairs.
+blocks() {
+	awk 'BEGIN { b = 0 } /^#/ { next }
+	     /^$/ { blank++; next }
+	     { if (seen && blank >= 2) b++; blank = 0; seen = 1; if ($1 != "NaN") n[b]++ }
+	     END { for (i = 0; i <= b; i++) print i, n[i] + 0 }' "$1"
+}
+# Sum of the data lines of the given blocks.
+lines_in() { f=$1; shift; blocks "$f" | awk -v want=" $* " 'index(want, " " $1 " ") { s += $2 } END { print s + 0 }'; }
+
+# What is counted in the SVG, per kind, and the count the data file asks
+# for: one filled polygon per bar (and per key sample), one dot symbol per
+# trial or curve point (and per key sample), one square per matrix cell.
+gpver=$(gnuplot --version | awk '{ print $2 }')
+for k in table trials c2c cache scaling; do
+	# shellcheck disable=SC2046
+	if ! "$PTBENCH" plot --kind $k $(files_of $k) -o "$tmp/$k.svg" 2>"$tmp/err"; then
+		not_ok "$k: gnuplot drew nothing: $(cat "$tmp/err")"
+		continue
+	fi
+	ok "$k: drawn"
+	if command -v xmllint >/dev/null 2>&1; then
+		check "$k: the SVG is well-formed" xmllint --noout "$tmp/$k.svg"
+	else
+		ok "# SKIP xmllint not installed"
+	fi
+	dat=$TESTDATA/plot-$k.dat
+	case $k in
+	table)   want=$(( $(lines_in "$dat" 0 1) + 2 ))
+		 have=$(grep -c '<polygon' "$tmp/$k.svg")
+		 nas=$(lines_in "$dat" 2) ;;
+	trials)  want=$(( $(lines_in "$dat" 0 2) + 2 ))
+		 have=$(grep -o "href='#gpPt6'" "$tmp/$k.svg" | wc -l) ;;
+	c2c)     want=$(lines_in "$dat" 0)
+		 # cells are squares (size ratio -1); the colour box's strips are not
+		 have=$(grep -o "points = '[^']*'" "$tmp/$k.svg" | tr -d "'" | awk '
+			{ x0 = y0 = 1e9; x1 = y1 = -1e9
+			  for (i = 3; i <= NF; i++) { split($i, p, ",")
+				if (p[1] < x0) x0 = p[1]; if (p[1] > x1) x1 = p[1]
+				if (p[2] < y0) y0 = p[2]; if (p[2] > y1) y1 = p[2] }
+			  w = x1 - x0; h = y1 - y0
+			  if (w > 10 && (w - h) * (w - h) < 1) n++ }
+			END { print n + 0 }') ;;
+	cache)   want=$(( $(lines_in "$dat" 0) + 1 ))
+		 have=$(grep -o "href='#gpPt6'" "$tmp/$k.svg" | wc -l) ;;
+	scaling) want=$(( $(lines_in "$dat" 0 1 2 3) + 4 ))
+		 have=$(grep -o "href='#gpPt6'" "$tmp/$k.svg" | wc -l) ;;
+	esac
+	case $gpver in
+	5.4)  check "$k: $want things drawn for the data (found $have)" test "$have" -eq "$want" ;;
+	*)    ok "# SKIP $k: the count is calibrated on gnuplot 5.4, this is $gpver" ;;
+	esac
+	if [ $k = table ]; then
+		have=$(grep -o '>N/A<' "$tmp/$k.svg" | wc -l)
+		check "table: $nas N/A marks (found $have)" test "$have" -eq "$nas"
+	fi
+done
+
+"$PTBENCH" plot --kind cache "$ext" -o "$tmp/c.png" 2>"$tmp/err"
+check "-o NAME.png: a PNG" sh -c "head -c 8 '$tmp/c.png' | od -c | grep -q 'P   N   G'"
+"$PTBENCH" plot --kind c2c "$ext" -o - >"$tmp/stdout.svg" 2>"$tmp/err"
+check "-o -: the SVG on stdout" grep -q '<svg' "$tmp/stdout.svg"
+mkdir "$tmp/cwd"
+(cd "$tmp/cwd" && "$PTBENCH" plot "$ext" 2>"$tmp/err")
+check "no -o: KIND.svg, said on stderr" \
+	sh -c "[ -s '$tmp/cwd/trials.svg' ] && grep -q 'wrote trials.svg' '$tmp/err'"
+done_testing
