@@ -173,7 +173,7 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 		       100 * l->path_ns / last->wall_ns,
 		       (unsigned long long)l->waits, l->wait_ns * 1e-9, site);
 	}
-	if (untraced > UNTRACED_LIMIT)
+	if (untraced > UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
 		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
 		       "calls (I/O, raw futexes, pipes, other processes): left out, as if\n"
 		       "      those waits were for nothing (--check refuses such a trace)\n",
@@ -245,6 +245,11 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 	if (ptb_ops_build(t, &o))
 		return ptb_bad_input("predict", "out of memory");
 	double untraced = ptb_ops_untraced_share(&o);
+	if (a->check && t->h.sched != PTB_SCHED_FIFO) {
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "--check needs a trace recorded under SCHED_FIFO "
+				     "(under the normal policy, preemption looks like untraced waits)");
+	}
 	if (a->check && untraced > UNTRACED_LIMIT) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check: the threads spent %.0f %% of their time off "
