@@ -68,6 +68,18 @@ static void lock_file(void)
 		syscall(SYS_sched_yield);   /* not the interposed one */
 }
 
+/* The same from a signal handler, which may have interrupted the holder:
+ * give up after a while (the trace is then lost, never the exit). */
+static int lock_file_bounded(void)
+{
+	for (int i = 0; i < 100000; i++) {
+		if (!atomic_exchange_explicit(&writing, 1, memory_order_acquire))
+			return 0;
+		syscall(SYS_sched_yield);
+	}
+	return -1;
+}
+
 static void unlock_file(void) { atomic_store_explicit(&writing, 0, memory_order_release); }
 
 static void put(const void *p, size_t n, uint64_t off)
@@ -223,12 +235,15 @@ void ptb_tr_thread_exit(void)
 	ptb_tr_event(PTB_EV_EXIT, PTB_PH_INSTANT, NULL, 0, 0, NULL);
 }
 
-void ptb_tr_finish(void)
+static void finish(int from_signal)
 {
 	if (!ptb_tr_on)
 		return;
 	ptb_tr_thread_exit();          /* the thread that ends the process */
-	lock_file();
+	if (!from_signal)
+		lock_file();
+	else if (lock_file_bounded())
+		return;
 	if (atomic_exchange(&finished, 1)) {
 		unlock_file();
 		return;
@@ -242,6 +257,8 @@ void ptb_tr_finish(void)
 	close(fd);
 	unlock_file();
 }
+
+void ptb_tr_finish(void) { finish(0); }
 
 /* The cost of one event, measured once: predict subtracts it from every
  * CPU burst. */
@@ -260,7 +277,7 @@ static uint32_t probe_cost(void)
 
 static void on_fatal(int sig)
 {
-	ptb_tr_finish();
+	finish(1);
 	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
 		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
 	struct sigaction dfl = { 0 };
