@@ -92,6 +92,11 @@ rc=$?
 check "a program ending by _exit: status 5 (got $rc)" test $rc -eq 5
 "$PTBENCH" predict "$tmp/exit.trace" --format json > "$tmp/e.json"
 check "  and its trace holds all 4 threads" test "$("$JGET" "$tmp/e.json" recorded.threads)" = 4
+"$PTBENCH" record -o "$tmp/exec.trace" -- sh -c 'exec sh -c "exit 4"' 2> /dev/null
+rc=$?
+check "a program that execs another: the last one's status 4 (got $rc)" test $rc -eq 4
+"$PTBENCH" predict "$tmp/exec.trace" > /dev/null 2>&1
+check "  and the trace written before the exec is complete" test $? -eq 0
 "$PTBENCH" record -o "$tmp/kill.trace" -- sh -c 'kill -TERM $$' 2> /dev/null
 rc=$?
 check "a program killed by SIGTERM: status 143 (got $rc)" test $rc -eq 143
