@@ -56,6 +56,8 @@ static const struct command {
 	{ "compare",  ptb_cmd_compare },
 	{ "ab",       ptb_cmd_ab },
 	{ "plot",     ptb_cmd_plot },
+	{ "record",   ptb_cmd_record },
+	{ "predict",  ptb_cmd_predict },
 	{ "worker",   ptb_cmd_worker },     /* started by run, not by people */
 };
 

@@ -1,0 +1,41 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# How the figures of docs/design.md section 11 were made: compressors
+# nobody here wrote, recorded on one PU and predicted for 2 CPUs, against
+# real runs on 2 CPUs, in interleaved rounds.  Each round records, predicts,
+# runs on CPUs 0-1 and runs unrecorded on CPU 0, all under SCHED_FIFO (as
+# root) so that other load on the machine touches neither side; it prints
+# one line per program and round.  The ratio to report is the median over
+# rounds of pred2/real2; trace_wall/plain1 is the recording's overhead.
+#
+#   docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
+set -e
+P=$1 T=${2:-2} R=${3:-3}
+[ -x "$P" ] || { echo "usage: $0 PTBENCH THREADS [ROUNDS]" >&2; exit 2; }
+J=$(dirname "$P")/tests/jget
+V=$(mktemp -d)
+trap 'rm -rf "$V"' EXIT
+# about 75 MB of log-like text
+awk 'BEGIN{srand(42); split("GET POST PUT DELETE",m," "); split("/index.html /api/v1/users /static/app.js /login /search?q=threads /img/logo.png",u," "); for(i=0;i<700000;i++){printf "2026-11-%02d %02d:%02d:%02d 10.%d.%d.%d %s %s %d %d \"Mozilla/5.0 (X11; Linux x86_64)\" req=%d\n", 1+int(rand()*28), int(rand()*24), int(rand()*60), int(rand()*60), int(rand()*255), int(rand()*255), int(rand()*255), m[1+int(rand()*4)], u[1+int(rand()*6)], (rand()<0.9?200:404), int(rand()*50000), i}}' > "$V/data.txt"
+now() { date +%s.%N; }
+r=1
+while [ $r -le "$R" ]; do
+	for name in pigz pbzip2 xz zstd; do
+		command -v $name > /dev/null || continue
+		case $name in
+		pigz) cmd="pigz -9 -p $T -c" ;; pbzip2) cmd="pbzip2 -p$T -c" ;;
+		xz) cmd="xz -1 -T$T -c" ;; zstd) cmd="zstd -12 -T$T -c" ;;
+		esac
+		"$P" record -o "$V/t" -- $cmd < "$V/data.txt" > "$V/rec.out"
+		"$P" predict "$V/t" --cpus 1,2 --format json > "$V/p.json"
+		a=$(now); chrt -f 1 taskset -c 0,1 $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
+		c=$(now); chrt -f 1 taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
+		cmp -s "$V/rec.out" "$V/real.out" && same=same || same=DIFFERENT
+		echo "$r $name threads=$("$J" "$V/p.json" recorded.threads)" \
+			"events=$("$J" "$V/p.json" recorded.events)" \
+			"bytes=$(wc -c < "$V/t") trace_wall=$("$J" "$V/p.json" recorded.wall_s)" \
+			"pred2=$("$J" "$V/p.json" predictions.1.wall_s)" \
+			"real2=$(echo "$b - $a" | bc) plain1=$(echo "$d - $c" | bc) output=$same"
+	done
+	r=$((r + 1))
+done

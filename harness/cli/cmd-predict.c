@@ -1,0 +1,298 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ptbench predict TRACE [--cpus LIST] [--format table|json]`: the wall
+ * time and speed-up of a recorded program on each number of CPUs, by
+ * replaying its trace (trace/sim.h), and what bounds it: the objects
+ * that pass the critical path from thread to thread on the largest machine
+ * asked for, with the share of the path that ran up to a release of each.
+ * The speed-up is against the replay on one CPU.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/error.h"
+#include "cli/options.h"
+#include "trace/ops.h"
+#include "trace/reader.h"
+#include "trace/sim.h"
+
+#define MAX_CPUS_LIST 32
+
+static const char usage[] =
+	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [--check]\n"
+	"                       [--chrome-trace FILE] [-v|--verbose]\n"
+	"\n"
+	"Predict the wall time and speed-up of a program recorded by 'ptbench record'\n"
+	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
+	"waits bound it.  --check: refuse a trace whose threads spent more than 10 %% of\n"
+	"their time off the CPU outside traced calls (raw futexes, pipes, I/O).\n"
+	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
+	"chrome://tracing (each thread's life and its waits).\n"
+	"-v, --verbose: the simulator's speed on stderr.\n";
+
+static const struct option predict_options[] = {
+	/* name       has_arg            flag  val */
+	{ "cpus",     required_argument, NULL, 'c' },
+	{ "format",   required_argument, NULL, 'f' },
+	{ "verbose",  no_argument,       NULL, 'v' },
+	{ "check",    no_argument,       NULL, 'k' },
+	{ "chrome-trace", required_argument, NULL, 't' },
+	{ "help",     no_argument,       NULL, 'h' },
+	{ NULL,       0,                 NULL, 0 },
+};
+
+struct predict_args {
+	int cpus[MAX_CPUS_LIST], ncpus;
+	int json, verbose, check;
+	const char *chrome;
+};
+
+/* A Chrome trace stays small enough to open: at most this many waits. */
+#define CHROME_MAX_WAITS 200000
+
+/* Above this share of the threads' time off the CPU outside any traced
+ * call, --check refuses: the program synchronizes where the trace cannot
+ * see it, and its threads would be replayed as independent. */
+#define UNTRACED_LIMIT 0.10
+
+static int parse_cpus(struct predict_args *a, const char *arg)
+{
+	char buf[512];
+	if (strlen(arg) >= sizeof buf)
+		return ptb_bad_input("predict", "--cpus: the list is too long");
+	snprintf(buf, sizeof buf, "%s", arg);
+	a->ncpus = 0;
+	for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (a->ncpus == MAX_CPUS_LIST)
+			return ptb_bad_input("predict", "--cpus: at most %d numbers", MAX_CPUS_LIST);
+		if (ptb_parse_int("predict", "--cpus", tok, 1, 4096, &a->cpus[a->ncpus++]))
+			return 2;
+	}
+	return a->ncpus ? 0 : ptb_bad_input("predict", "--cpus: an empty list");
+}
+
+static int predict_option(void *ctx, int opt, const char *arg)
+{
+	struct predict_args *a = ctx;
+	switch (opt) {
+	case 'c':
+		return parse_cpus(a, arg);
+	case 'f':
+		if (strcmp(arg, "table") && strcmp(arg, "json"))
+			return ptb_bad_input("predict", "--format: '%s' is neither table nor json", arg);
+		a->json = !strcmp(arg, "json");
+		return 0;
+	case 'v':
+		a->verbose = 1;
+		return 0;
+	case 'k':
+		a->check = 1;
+		return 0;
+	case 't':
+		a->chrome = arg;
+		return *arg ? 0 : ptb_bad_input("predict", "--chrome-trace needs a file name");
+	}
+	return 2;
+}
+
+static double seconds(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static const char *sched_name(uint32_t s) { return s == PTB_SCHED_FIFO ? "fifo" : "other"; }
+
+static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_result *r)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < r->nlimits; i++) {
+		const struct ptb_sim_limit *l = &r->limits[i];
+		char site[600], obj[32];
+		ptb_trace_site(t, l->site, site, sizeof site);
+		snprintf(obj, sizeof obj, "0x%llx", (unsigned long long)l->obj);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I}",
+			"object", ptb_op_object_name(l->kind), "address", obj, "site", site,
+			"critical_s", l->path_ns * 1e-9, "critical_share", l->path_ns / r->wall_ns, "wait_s", l->wait_ns * 1e-9,
+			"waits", (json_int_t)l->waits));
+	}
+	return a;
+}
+
+static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
+		      double base, double untraced)
+{
+	json_t *preds = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(preds, json_pack("{s:i, s:f, s:f, s:f}", "cpus", r[i].cpus,
+			"wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
+			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus)));
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:o}",
+		"schema", "ptbench-predict/1", "program", t->h.program,
+		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)t->nthreads,
+		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
+		"untraced_share", untraced,
+		"predictions", preds, "limits", limits_json(t, &r[n - 1]));
+	if (!doc)
+		return 1;
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	fputc('\n', stdout);
+	json_decref(doc);
+	return 0;
+}
+
+static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
+			double base, double untraced)
+{
+	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
+	       t->h.sched == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
+	       "preempted each other", t->end_t * 1e-9, t->nthreads, (unsigned long long)t->events);
+	printf("%6s  %10s  %8s  %11s\n", "cpus", "wall_s", "speedup", "utilization");
+	for (int i = 0; i < n; i++)
+		printf("%6d  %10.4f  %8.2f  %11.2f\n", r[i].cpus, r[i].wall_ns * 1e-9,
+		       base / r[i].wall_ns, r[i].cpu_ns / (r[i].wall_ns * r[i].cpus));
+	const struct ptb_sim_result *last = &r[n - 1];
+	if (last->nlimits)
+		printf("\ncritical path at %d CPUs, by the object whose release ended each stretch:\n",
+		       last->cpus);
+	for (int i = 0; i < last->nlimits; i++) {
+		const struct ptb_sim_limit *l = &last->limits[i];
+		char site[600];
+		ptb_trace_site(t, l->site, site, sizeof site);
+		printf("  %-9s 0x%-14llx %5.1f %%  (%llu waits, %.4f s waited)  %s\n",
+		       ptb_op_object_name(l->kind), (unsigned long long)l->obj,
+		       100 * l->path_ns / last->wall_ns,
+		       (unsigned long long)l->waits, l->wait_ns * 1e-9, site);
+	}
+	if (untraced > UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
+		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
+		       "calls (I/O, raw futexes, pipes, other processes): left out, as if\n"
+		       "      those waits were for nothing (--check refuses such a trace)\n",
+		       100 * untraced);
+	for (int i = 0; i < n; i++)
+		if (r[i].forced)
+			printf("\nnote: at %d CPUs, %llu waits were released by force (the replay "
+			       "met an order the recording never took)\n", r[i].cpus,
+			       (unsigned long long)r[i].forced);
+}
+
+/* The Chrome trace's writer: complete events ("X"), microseconds, one
+ * track per thread; a thread's waits nest in its life. */
+struct chrome {
+	FILE *f;
+	int first;
+	long waits;
+};
+
+static void chrome_event(struct chrome *c, int tid, const char *name, double from, double to)
+{
+	fprintf(c->f, "%s\n{\"name\":\"%s\",\"ph\":\"X\",\"pid\":1,\"tid\":%d,"
+		"\"ts\":%.3f,\"dur\":%.3f}", c->first ? "" : ",", name, tid, from / 1e3, (to - from) / 1e3);
+	c->first = 0;
+}
+
+static void chrome_thread(void *ctx, int tid, double born, double ended)
+{
+	char name[32];
+	snprintf(name, sizeof name, "thread %d", tid);
+	chrome_event(ctx, tid, name, born, ended);
+}
+
+static void chrome_wait(void *ctx, int tid, double from, double to, int kind, uint64_t obj)
+{
+	struct chrome *c = ctx;
+	char name[64];
+	if (c->waits++ >= CHROME_MAX_WAITS)
+		return;
+	snprintf(name, sizeof name, "%s 0x%llx", ptb_op_object_name(kind), (unsigned long long)obj);
+	chrome_event(c, tid, name, from, to);
+}
+
+/* Replay on `cpus` once more, written to path through a temporary file. */
+static int write_chrome(const struct ptb_ops *o, int cpus, const char *path)
+{
+	char tmp[4200];
+	struct ptb_sim_result r;
+	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+	struct chrome c = { fopen(tmp, "w"), 1, 0 };
+	if (!c.f)
+		return ptb_bad_input("predict", "cannot write %s: %s", path, strerror(errno));
+	struct ptb_sim_visitor v = { &c, chrome_thread, chrome_wait };
+	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", c.f);
+	int rc = ptb_sim_run(o, cpus, &r, &v);
+	fprintf(c.f, "\n],\"otherData\":{\"cpus\":%d,\"waits_left_out\":%ld}}\n", cpus,
+		c.waits > CHROME_MAX_WAITS ? c.waits - CHROME_MAX_WAITS : 0);
+	if (fclose(c.f) || rc || rename(tmp, path)) {
+		unlink(tmp);
+		return ptb_bad_input("predict", "cannot write %s", path);
+	}
+	return 0;
+}
+
+static int simulate(const struct ptb_trace *t, const struct predict_args *a)
+{
+	struct ptb_ops o;
+	struct ptb_sim_result r[MAX_CPUS_LIST], one;
+	if (ptb_ops_build(t, &o))
+		return ptb_bad_input("predict", "out of memory");
+	double untraced = ptb_ops_untraced_share(&o);
+	if (a->check && t->h.sched != PTB_SCHED_FIFO) {
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "--check needs a trace recorded under SCHED_FIFO "
+				     "(under the normal policy, preemption looks like untraced waits)");
+	}
+	if (a->check && untraced > UNTRACED_LIMIT) {
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "--check: the threads spent %.0f %% of their time off "
+				     "the CPU outside traced calls (raw futexes, pipes, I/O): no prediction",
+				     100 * untraced);
+	}
+	double t0 = seconds();
+	uint64_t ops = 0;
+	int rc = ptb_sim_run(&o, 1, &one, NULL);
+	for (int i = 0; !rc && i < a->ncpus; i++)
+		rc = ptb_sim_run(&o, a->cpus[i], &r[i], NULL), ops += r[i].ops;
+	double dt = seconds() - t0;
+	if (!rc && a->chrome && write_chrome(&o, a->cpus[a->ncpus - 1], a->chrome)) {
+		ptb_ops_free(&o);
+		return 2;
+	}
+	ptb_ops_free(&o);
+	if (rc)
+		return ptb_bad_input("predict", "out of memory");
+	if (a->verbose)
+		fprintf(stderr, "ptbench predict: %llu operations replayed in %.3f s (%.0f per s)\n",
+			(unsigned long long)(ops + one.ops), dt, (ops + one.ops) / (dt > 0 ? dt : 1e-9));
+	if (a->json)
+		return print_json(t, r, a->ncpus, one.wall_ns, untraced);
+	print_table(t, r, a->ncpus, one.wall_ns, untraced);
+	return 0;
+}
+
+int ptb_cmd_predict(int argc, char **argv)
+{
+	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL };
+	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
+				    predict_option, &a, &first);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (first != argc - 1)
+		return ptb_bad_input("predict", first >= argc ? "no trace given (ptbench predict TRACE)"
+				     : "one trace at a time");
+	struct ptb_trace t;
+	char err[512];
+	if (ptb_trace_load(argv[first], &t, err, sizeof err))
+		return ptb_bad_input("predict", "%s", err);
+	rc = simulate(&t, &a);
+	ptb_trace_free(&t);
+	return rc;
+}

@@ -1,0 +1,221 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `ptbench record [-o TRACE] [--cpu N] [--sched fifo|other] -- PROGRAM
+ * [ARGS...]`: run PROGRAM once on one PU with the interposer preloaded
+ * (trace/interpose.c), so that its threads' Pthreads calls become a trace
+ * for `ptbench predict`.  SCHED_FIFO by default: threads then switch only
+ * when they block, and each thread's bursts are its own (docs/design.md,
+ * "record and predict").  The program's output is its own; ptbench
+ * returns its exit status.  The trace is written under a temporary name
+ * and renamed once it has been read back whole.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "cli/error.h"
+#include "cli/options.h"
+#include "platform/process.h"
+#include "platform/topology.h"
+#include "trace/reader.h"
+
+static const char usage[] =
+	"usage: ptbench record [-o TRACE] [--cpu N] [--sched fifo|other] -- PROGRAM [ARGS...]\n"
+	"\n"
+	"Run PROGRAM once on one PU with its Pthreads calls recorded, for 'ptbench predict'.\n"
+	"  -o, --output TRACE   the trace file (default ptbench.trace)\n"
+	"  --cpu N              the PU to run on (default: the first allowed)\n"
+	"  --sched fifo|other   SCHED_FIFO (default, where permitted) or the normal policy\n"
+	"PROGRAM's output and exit status pass through unchanged.\n";
+
+static const struct option record_options[] = {
+	/* name       has_arg            flag  val */
+	{ "output",   required_argument, NULL, 'o' },
+	{ "cpu",      required_argument, NULL, 'c' },
+	{ "sched",    required_argument, NULL, 's' },
+	{ "help",     no_argument,       NULL, 'h' },
+	{ NULL,       0,                 NULL, 0 },
+};
+
+struct record_args {
+	const char *out;
+	int cpu;                 /* -1: the first allowed */
+	int fifo;
+};
+
+static int record_option(void *ctx, int opt, const char *arg)
+{
+	struct record_args *a = ctx;
+	switch (opt) {
+	case 'o':
+		a->out = arg;
+		return *arg ? 0 : ptb_bad_input("record", "-o needs a file name");
+	case 'c':
+		return ptb_parse_int("record", "--cpu", arg, 0, 1 << 20, &a->cpu);
+	case 's':
+		if (strcmp(arg, "fifo") && strcmp(arg, "other"))
+			return ptb_bad_input("record", "--sched: '%s' is neither fifo nor other", arg);
+		a->fifo = !strcmp(arg, "fifo");
+		return 0;
+	}
+	return 2;
+}
+
+/* Whether PROGRAM can be exec'd as execvp would find it. */
+static int findable(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	const char *path = getenv("PATH");
+	char buf[4096];
+	for (const char *p = path ? path : "/usr/bin:/bin"; ; p++) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		struct stat st;
+		snprintf(buf, sizeof buf, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
+		if (access(buf, X_OK) == 0 && stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+			return 1;
+		if (!e)
+			return 0;
+		p = e;
+	}
+}
+
+/* The interposer: beside this ptbench in a build tree, else installed. */
+static int find_library(char *buf, size_t len)
+{
+	char exe[2048];
+	const char *env = getenv("PTB_TRACE_LIB");
+	if (env && *env)
+		return snprintf(buf, len, "%s", env), access(buf, R_OK);
+	if (ptb_self_exe(ptb_invoked_as, exe, sizeof exe) == 0) {
+		char *slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			snprintf(buf, len, "%s/trace/.libs/libptbtrace.so", exe);
+			if (access(buf, R_OK) == 0)
+				return 0;
+		}
+	}
+	snprintf(buf, len, "%s/libptbtrace.so", PTB_PKGLIBDIR);
+	return access(buf, R_OK);
+}
+
+/* Whether the trace's folder takes files: asked before the program runs. */
+static int writable_dir(const char *out)
+{
+	char dir[4096];
+	snprintf(dir, sizeof dir, "%s", out);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		return access(".", W_OK) == 0;
+	slash[slash == dir] = '\0';
+	return access(dir, W_OK) == 0;
+}
+
+/* One PU, and SCHED_FIFO where permitted: both inherited by the child. */
+static int place(const struct record_args *a)
+{
+	char err[256];
+	struct ptb_topology *t = ptb_topology_load(NULL, err, sizeof err);
+	if (!t)
+		return ptb_bad_input("record", "%s", err);
+	int pu = a->cpu;
+	if (pu < 0 && ptb_topology_order(t, PTB_ORDER_COMPACT, &pu, 1) < 1)
+		pu = -1;
+	int rc = ptb_bind_self(t, pu, err, sizeof err);
+	ptb_topology_free(t);
+	if (rc)
+		return ptb_bad_input("record", "%s", err);
+	struct sched_param sp = { .sched_priority = 1 };
+	if (a->fifo && sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+		fprintf(stderr, "ptbench record: warning: SCHED_FIFO not permitted (%s); "
+			"recording under the normal policy, where threads on one PU may "
+			"preempt each other\n", strerror(errno));
+	return 0;
+}
+
+static void run_child(char **argv, const char *lib, const char *tmp)
+{
+	char pre[8192];
+	const char *old = getenv("LD_PRELOAD");
+	snprintf(pre, sizeof pre, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+	setenv("LD_PRELOAD", pre, 1);
+	setenv("PTB_TRACE_FILE", tmp, 1);
+	execvp(argv[0], argv);
+	fprintf(stderr, "ptbench record: cannot run %s: %s\n", argv[0], strerror(errno));
+	_exit(127);
+}
+
+/* The program's status as a shell would give it. */
+static int status_of(int st)
+{
+	return WIFEXITED(st) ? WEXITSTATUS(st) : WIFSIGNALED(st) ? 128 + WTERMSIG(st) : 1;
+}
+
+static int finish(const char *tmp, const char *out, int st)
+{
+	struct ptb_trace t;
+	char err[512];
+	if (ptb_trace_load(tmp, &t, err, sizeof err)) {
+		unlink(tmp);
+		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
+			return 2;                 /* the child said why */
+		return ptb_bad_input("record", "no complete trace (%s): is the program "
+				     "linked dynamically against the C library?", err);
+	}
+	ptb_trace_free(&t);
+	if (rename(tmp, out)) {
+		int e = errno;
+		unlink(tmp);
+		return ptb_bad_input("record", "cannot write %s: %s", out, strerror(e));
+	}
+	return status_of(st);
+}
+
+int ptb_cmd_record(int argc, char **argv)
+{
+	struct record_args a = { "ptbench.trace", -1, 1 };
+	int first, rc = ptb_options("record", argc, argv, "+:ho:", record_options, usage,
+				    record_option, &a, &first);
+	if (rc)
+		return rc < 0 ? 0 : rc;
+	if (first >= argc)
+		return ptb_bad_input("record", "no program to record (ptbench record -- PROGRAM [ARGS...])");
+	if (!findable(argv[first]))
+		return ptb_bad_input("record", "%s: no such program", argv[first]);
+	char lib[4096], tmp[4200];
+	if (find_library(lib, sizeof lib) || strchr(lib, ':') || strchr(lib, ' '))
+		return ptb_bad_input("record", "the interposer %s is missing or unusable "
+				     "(build or install ptbench)", lib);
+	if (!writable_dir(a.out))
+		return ptb_bad_input("record", "cannot write %s: %s", a.out, strerror(errno));
+	snprintf(tmp, sizeof tmp, "%s.tmp%ld", a.out, (long)getpid());
+	unlink(tmp);
+	if ((rc = place(&a)))
+		return rc;
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return ptb_bad_input("record", "cannot start a process: %s", strerror(errno));
+	if (pid == 0)
+		run_child(argv + first, lib, tmp);
+	struct sched_param sp = { 0 };
+	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */
+	signal(SIGINT, SIG_IGN);                   /* the program decides; its trace is kept */
+	signal(SIGQUIT, SIG_IGN);
+	int st;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return ptb_bad_input("record", "lost the program: %s", strerror(errno));
+	return finish(tmp, a.out, st);
+}

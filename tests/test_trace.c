@@ -1,0 +1,225 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace reader and the simulator on traces made here, event by event:
+ * exact answers for small programs whose replay can be worked by hand (a
+ * mutex handed over, a signal sent before its wait, a barrier, a join, a
+ * sleep kept on any number of CPUs), and random traces with valid framing
+ * and checksums but any content, which must load and replay to an end --
+ * never loop or grow without bound.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tap.h"
+#include "trace/format.h"
+#include "trace/ops.h"
+#include "trace/reader.h"
+#include "trace/sim.h"
+
+#define MAXEV 4096
+struct thread_events { struct ptb_tev ev[MAXEV]; uint32_t n; };
+static struct thread_events th[8];
+static int nth;
+
+static void ev(int t, uint64_t at, int kind, int phase, uint64_t obj, uint32_t arg, int out)
+{
+	if (t >= nth)
+		nth = t + 1;
+	th[t].ev[th[t].n++] = (struct ptb_tev){ at, obj, 0x1000 + (uint64_t)kind, arg,
+						 (uint8_t)kind, (uint8_t)phase, (uint16_t)out };
+}
+
+/* Write the threads' events as a trace file with valid framing. */
+static void write_trace(const char *path)
+{
+	struct ptb_trace_header h = { .version = PTB_TRACE_VERSION, .endian = PTB_TRACE_ENDIAN,
+		.header_size = sizeof h, .event_size = sizeof(struct ptb_tev), .sched = PTB_SCHED_FIFO };
+	memcpy(h.magic, PTB_TRACE_MAGIC, 8);
+	strcpy(h.program, "made");
+	FILE *f = fopen(path, "wb");
+	uint64_t sum = ptb_trace_sum(&h, sizeof h), events = 0;
+	fwrite(&h, sizeof h, 1, f);
+	for (int t = 0; t < nth; t++) {
+		uint32_t bytes = th[t].n * (uint32_t)sizeof(struct ptb_tev);
+		struct ptb_trace_chunk c = { PTB_TRACE_CHUNK_MAGIC, (uint32_t)t, th[t].n, bytes,
+					     ptb_trace_sum(th[t].ev, bytes), 0 };
+		fwrite(&c, sizeof c, 1, f);
+		fwrite(th[t].ev, bytes, 1, f);
+		sum += c.checksum, events += th[t].n;
+	}
+	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, (uint64_t)nth, events, sum };
+	fwrite(&tr, sizeof tr, 1, f);
+	fclose(f);
+}
+
+static char path[64];
+
+/* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
+static double replay(int cpus, uint64_t *forced)
+{
+	struct ptb_trace t;
+	struct ptb_ops o;
+	struct ptb_sim_result r;
+	char err[256];
+	write_trace(path);
+	memset(th, 0, sizeof th);
+	nth = 0;
+	if (ptb_trace_load(path, &t, err, sizeof err))
+		return -1;
+	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, &r, NULL))
+		return -2;
+	ptb_ops_free(&o);
+	ptb_trace_free(&t);
+	if (forced)
+		*forced = r.forced;
+	return r.wall_ns / 1e6;
+}
+
+#define MS 1000000ull
+enum { M = 0x100, C = 0x200, B = 0x300 };
+
+/* Two threads each hold mutex M for 10 ms and work 10 ms outside, recorded
+ * one after the other on one PU (the main thread's CPU clock says it did
+ * not run while thread 1 did): on 2 CPUs the second waits for the first. */
+static void make_lock(void)
+{
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 20 * MS, PTB_EV_CPU, 0, 0, 0, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 0, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(1, 10 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 20 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 20 * MS, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(0, 30 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 40 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* The main thread signals C at 5 ms, then works to 30 ms; thread 1 starts
+ * its wait only at 20 ms of its own work (entered at sequence 0), then
+ * works 10 ms: on 2 CPUs the early signal is kept for it (30 ms). */
+static void make_early_signal(void)
+{
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 5 * MS, PTB_EV_COND_SIGNAL, 0, C, 1, 0);
+	ev(0, 30 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 30 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 50 * MS, PTB_EV_COND_WAIT, 1, C, 0, 0);
+	ev(1, 50 * MS, PTB_EV_COND_WAIT, 2, C, 1, 0);
+	ev(1, 60 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 60 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 60 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* Three threads (main and two) work 10, 20, 30 ms to a barrier of 3, then
+ * 5 ms each; the main thread then sleeps 50 ms: 30 + 5 + 50 ms on 3 CPUs,
+ * the sleep kept whatever the count.  Recorded on one PU, in turn. */
+static void make_barrier_sleep(void)
+{
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_BARRIER_INIT, 0, B, 3, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 2, 0);
+	ev(0, 10 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
+	ev(1, 10 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 30 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
+	ev(2, 30 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 60 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
+	ev(2, 60 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
+	ev(2, 65 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(1, 65 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
+	ev(1, 70 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 70 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
+	ev(0, 75 * MS, PTB_EV_SLEEP, 1, 0, 0, 0);
+	ev(0, 125 * MS, PTB_EV_SLEEP, 2, 0, 0, 0);
+	ev(0, 125 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 125 * MS, PTB_EV_JOIN, 0, 0, 2, 0);
+	ev(0, 125 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* A producer signals C 100 times, 0.1 ms apart, before its consumer waits
+ * for each in turn after 1 ms of work: on 2 CPUs every signal is kept for
+ * the wait that entered before it (none released by force): 100 ms. */
+static void make_many_signals(void)
+{
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	for (uint32_t k = 1; k <= 100; k++)
+		ev(0, k * MS / 10, PTB_EV_COND_SIGNAL, 0, C, k, 0);
+	ev(0, 10 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 10 * MS, PTB_EV_START, 0, 0, 0, 0);
+	for (uint32_t k = 1; k <= 100; k++) {
+		ev(1, (10 + k) * MS, PTB_EV_COND_WAIT, 1, C, k - 1, 0);
+		ev(1, (10 + k) * MS, PTB_EV_COND_WAIT, 2, C, k, 0);
+	}
+	ev(1, 110 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 110 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 110 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* Any content in a valid frame: kinds, phases, objects, arguments and
+ * times drawn at random (times ascending per thread). */
+static void make_random(unsigned seed)
+{
+	srand(seed);
+	int n = 1 + rand() % 6;
+	for (int t = 0; t < n; t++) {
+		uint64_t at = 0;
+		int k = rand() % 400;
+		for (int i = 0; i < k; i++) {
+			at += (uint64_t)(rand() % 1000) * (rand() % 3 ? 1000 : 1000000);
+			ev(t, at, 1 + rand() % (PTB_EV_KIND_COUNT - 1), rand() % 3,
+			   (uint64_t)(rand() % 4), (uint32_t)(rand() % 7 ? rand() % 8 : rand()),
+			   rand() % 4);
+		}
+		if (!k)
+			ev(t, 0, PTB_EV_START, 0, 0, 0, 0);
+	}
+}
+
+int main(void)
+{
+	snprintf(path, sizeof path, "/tmp/ptb-test-trace-%ld", (long)getpid());
+	uint64_t forced;
+	make_lock();
+	tap_near(replay(1, NULL), 40.0, 0.01, "a lock on 1 CPU: 40 ms");
+	make_lock();
+	tap_near(replay(2, &forced), 30.0, 0.01, "a lock on 2 CPUs: the second waits 10 ms for it (30 ms)");
+	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
+	make_early_signal();
+	tap_near(replay(1, NULL), 60.0, 0.01, "a signal and its wait on 1 CPU: 60 ms");
+	make_early_signal();
+	tap_near(replay(2, &forced), 30.0, 0.01, "on 2 CPUs the early signal is kept for the wait: 30 ms");
+	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
+	make_many_signals();
+	tap_near(replay(2, &forced), 100.0, 0.01, "100 signals ahead of their waits on 2 CPUs: 100 ms");
+	tap_ok(forced == 0, "  every signal kept for its wait (%llu released by force)",
+	       (unsigned long long)forced);
+	make_barrier_sleep();
+	tap_near(replay(1, NULL), 125.0, 0.01, "a barrier and a sleep on 1 CPU: 60 + 15 + 50 ms");
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 85.0, 0.01, "on 3 CPUs: 30 + 5 + 50 ms (the sleep is kept)");
+	make_barrier_sleep();
+	tap_near(replay(8, NULL), 85.0, 0.01, "on 8 CPUs the same");
+
+	time_t start = time(NULL);
+	int refused = 0, ended = 0;
+	for (unsigned s = 1; s <= 300; s++) {
+		make_random(s);
+		double w = replay(1 + (int)(s % 5), NULL);
+		refused += w == -1, ended += w >= 0;
+	}
+	tap_ok(ended + refused == 300 && time(NULL) - start < 60,
+	       "300 random traces: each refused (%d) or replayed to an end (%d), in %ld s",
+	       refused, ended, (long)(time(NULL) - start));
+	unlink(path);
+	tap_done();
+	return tap_exit();
+}

@@ -1,0 +1,133 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `ptbench record` and `ptbench predict` (trace/, docs/design.md "record
+# and predict") on two programs with exact answers: barrier-separated
+# phases with a serial part, and a lock held for half of every iteration.
+# Each program prints the CPU time of its pieces of work; the expected
+# wall time on N CPUs follows from its structure, and the prediction must
+# be within 5 %.  Then --check, the pass-through of output and exit status, the
+# ends a trace is written at (_exit, a fatal signal), and bad input.
+. "$top_srcdir/tests/tap.sh"
+: "${TRACE_PHASES:=./tests/trace-phases}" "${TRACE_LOCK:=./tests/trace-lock}" "${TRACE_PIPE:=./tests/trace-pipe}"
+[ -x "$TRACE_PHASES" ] && [ -x "$TRACE_LOCK" ] && [ -x "$TRACE_PIPE" ] || skip_all "test programs not built"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# within5 WHAT PREDICTED EXPECTED
+within5() {
+	awk -v p="$2" -v e="$3" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }'
+	rc=$?
+	check "$1: predicted $2 s, expected $3 s" test $rc -eq 0
+}
+
+# predicted TRACE CPUS: the predicted wall time, from the JSON output
+predicted() {
+	"$PTBENCH" predict "$1" --cpus "$2" --format json > "$tmp/p.json" &&
+		"$JGET" "$tmp/p.json" predictions.0.wall_s
+}
+
+# --- phases: P * (serial + work * max(1, T/N)) ---------------------------
+T=4 P=8
+"$PTBENCH" record -o "$tmp/phases.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
+	> "$tmp/phases.out" 2> "$tmp/phases.err"
+rc=$?
+check "record of the phases program: exit 0 (got $rc)" test $rc -eq 0
+grep -v '^ptbench record: warning' "$tmp/phases.err" | head -c 300
+read -r _ work _ serial < "$tmp/phases.out"
+"$PTBENCH" predict "$tmp/phases.trace" --format json > "$tmp/ph.json"
+sched=$("$JGET" "$tmp/ph.json" recorded.sched)
+diag "recorded under the scheduling policy '$sched'"
+for n in 1 2 4 8; do
+	exp=$(awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$n \
+		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f) * 1e-9 }')
+	within5 "phases, $n CPUs" "$(predicted "$tmp/phases.trace" $n)" "$exp"
+done
+
+# --- a lock held half the time: max(T*K*in, T*K*(in+out)/N) --------------
+T=4 K=60
+"$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" $T $K 300000 > "$tmp/lock.out" 2> /dev/null
+check "record of the lock program: exit 0" test $? -eq 0
+read -r _ in _ out < "$tmp/lock.out"
+for n in 1 2 4 8; do
+	exp=$(awk -v k=$K -v i="$in" -v o="$out" -v t=$T -v n=$n \
+		'BEGIN { a = t * k * i; b = t * k * (i + o) / n; printf "%.6f", (a > b ? a : b) * 1e-9 }')
+	within5 "lock, $n CPUs" "$(predicted "$tmp/lock.trace" $n)" "$exp"
+done
+"$PTBENCH" predict "$tmp/lock.trace" --cpus 8 --format json > "$tmp/l.json"
+check "the lock is the first limit" test "$("$JGET" "$tmp/l.json" limits.0.object)" = mutex
+check "the limit names its call site in the program" \
+	grep -q "trace-lock+0x" "$tmp/l.json"
+
+"$PTBENCH" predict "$tmp/lock.trace" --cpus 2 --chrome-trace "$tmp/chrome.json" > /dev/null
+"$JGET" "$tmp/chrome.json" 'traceEvents.*.name' > "$tmp/names" 2> /dev/null
+check "--chrome-trace: a slice for each of the 5 threads" test "$(grep -c '^thread ' "$tmp/names")" -eq 5
+check "  and the waits for the mutex" grep -q '^mutex 0x' "$tmp/names"
+
+# --- --check: synchronization the trace cannot see is refused -------------
+"$PTBENCH" record -o "$tmp/pipe.trace" -- "$TRACE_PIPE" 40 200000 2> /dev/null
+"$PTBENCH" predict "$tmp/pipe.trace" --check > "$tmp/c.out" 2> "$tmp/c.err"
+rc=$?
+check "--check refuses threads taking turns through pipes: exit 2 (got $rc), one line" \
+	test $rc -eq 2 -a "$(wc -l < "$tmp/c.err")" -eq 1 -a ! -s "$tmp/c.out"
+if [ "$sched" = fifo ]; then
+	"$PTBENCH" predict "$tmp/phases.trace" --check > /dev/null 2>&1
+	check "--check accepts the phases program (barriers)" test $? -eq 0
+	check "  and it refused the pipes for their waits" grep -q "outside traced calls" "$tmp/c.err"
+else
+	skip "--check accepts the phases program: SCHED_FIFO was not permitted"
+	check "  and it said that it needs SCHED_FIFO" grep -q "SCHED_FIFO" "$tmp/c.err"
+fi
+
+# --- pass-through, and the ends a trace is written at ---------------------
+printf 'out\000put' > "$tmp/want.out"
+"$PTBENCH" record -o "$tmp/sh.trace" -- sh -c 'printf "out\000put"; echo err >&2; exit 3' \
+	> "$tmp/sh.out" 2> "$tmp/sh.err"
+rc=$?
+check "the program's exit status passes through (got $rc)" test $rc -eq 3
+check "its stdout passes through byte for byte" cmp -s "$tmp/sh.out" "$tmp/want.out"
+check "its stderr passes through (beside ptbench's own warning, if any)" \
+	test "$(grep -v '^ptbench record: warning' "$tmp/sh.err")" = err
+"$PTBENCH" record -o "$tmp/exit.trace" -- "$TRACE_LOCK" 3 5 1000 _exit > /dev/null 2>&1
+rc=$?
+check "a program ending by _exit: status 5 (got $rc)" test $rc -eq 5
+"$PTBENCH" predict "$tmp/exit.trace" --format json > "$tmp/e.json"
+check "  and its trace holds all 4 threads" test "$("$JGET" "$tmp/e.json" recorded.threads)" = 4
+"$PTBENCH" record -o "$tmp/exec.trace" -- sh -c 'exec sh -c "exit 4"' 2> /dev/null
+rc=$?
+check "a program that execs another: the last one's status 4 (got $rc)" test $rc -eq 4
+"$PTBENCH" predict "$tmp/exec.trace" > /dev/null 2>&1
+check "  and the trace written before the exec is complete" test $? -eq 0
+"$PTBENCH" record -o "$tmp/kill.trace" -- sh -c 'kill -TERM $$' 2> /dev/null
+rc=$?
+check "a program killed by SIGTERM: status 143 (got $rc)" test $rc -eq 143
+"$PTBENCH" predict "$tmp/kill.trace" > "$tmp/k.txt"
+check "  and its trace is complete" test $? -eq 0
+
+# --- bad input: one line on stderr, nothing on stdout, exit 2 -------------
+head -c 1000 "$tmp/lock.trace" > "$tmp/truncated.trace"
+cp "$tmp/lock.trace" "$tmp/damaged.trace"
+printf 'X' | dd of="$tmp/damaged.trace" bs=1 seek=300 conv=notrunc 2> /dev/null
+: > "$tmp/empty.trace"
+# refused DESCRIPTION ARGS...
+refused() {
+	d=$1; shift
+	"$PTBENCH" "$@" > "$tmp/r.out" 2> "$tmp/r.err"
+	rc=$?
+	check "$d: exit 2 (got $rc), one line, no output ($(head -n 1 "$tmp/r.err"))" \
+		test $rc -eq 2 -a "$(wc -l < "$tmp/r.err")" -eq 1 -a ! -s "$tmp/r.out"
+}
+refused "record without a program" record -o "$tmp/x.trace" --
+refused "record of a missing program" record -o "$tmp/x.trace" -- "$tmp/no-such-program"
+refused "record into a missing folder" record -o "$tmp/no/x.trace" -- true
+refused "record --sched rr" record --sched rr -- true
+refused "predict of a truncated trace" predict "$tmp/truncated.trace"
+refused "predict of a damaged trace" predict "$tmp/damaged.trace"
+refused "predict of a foreign file" predict "$top_srcdir/docs/design.md"
+refused "predict of an empty file" predict "$tmp/empty.trace"
+refused "predict of a missing file" predict "$tmp/none.trace"
+refused "predict --cpus 0" predict "$tmp/lock.trace" --cpus 0
+refused "predict --cpus 1,,x" predict "$tmp/lock.trace" --cpus 1,x
+refused "predict --format xml" predict "$tmp/lock.trace" --format xml
+refused "predict without a trace" predict
+check "no temporary trace is left behind" test -z "$(ls "$tmp" | grep tmp)"
+done_testing

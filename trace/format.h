@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The trace file of `ptbench record`, shared by the interposer that writes
+ * it and the reader that loads it (docs/design.md, "record and predict").
+ *
+ *   header   struct ptb_trace_header (128 bytes)
+ *   chunks   struct ptb_trace_chunk, then `count` events of one thread
+ *   maps     struct ptb_trace_chunk with tid PTB_TRACE_MAPS_TID: the text
+ *            of the executable mappings, so call sites can be symbolized
+ *   trailer  struct ptb_trace_trailer: the number of chunks and events and
+ *            the sum of every chunk's checksum
+ *
+ * Chunks are written as threads fill them, in any order; each carries its
+ * own checksum, and the trailer proves that none is missing.  A file with
+ * a foreign magic, another version, or no valid trailer is refused.
+ * Integers are in the byte order of the recording machine (the header's
+ * endian field says which).
+ */
+#ifndef PTB_TRACE_FORMAT_H
+#define PTB_TRACE_FORMAT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PTB_TRACE_MAGIC     "PTBTRACE"
+#define PTB_TRACE_END_MAGIC "PTBTREND"
+#define PTB_TRACE_VERSION   1
+#define PTB_TRACE_ENDIAN    0x01020304u
+#define PTB_TRACE_CHUNK_MAGIC 0x4b4e4843u     /* "CHNK" */
+#define PTB_TRACE_MAPS_TID  0xffffffffu
+#define PTB_TRACE_MAX_THREADS 4096
+
+/* What an event is.  The numbers are part of the file format. */
+enum ptb_ev_kind {
+	PTB_EV_START = 1,      /* a thread begins; arg = parent thread */
+	PTB_EV_EXIT,           /* a thread ends */
+	PTB_EV_CREATE,         /* arg = the new thread */
+	PTB_EV_JOIN,           /* arg = the joined thread (UINT32_MAX: not traced) */
+	PTB_EV_DETACH,
+	PTB_EV_LOCK,           /* mutex acquired (an enter/leave pair when it waited) */
+	PTB_EV_TRYLOCK,        /* outcome 0 acquired, else busy */
+	PTB_EV_UNLOCK,
+	PTB_EV_COND_WAIT,      /* enter: arg = the object's sequence at entry; leave: outcome */
+	PTB_EV_COND_SIGNAL,    /* arg = the object's sequence after this signal */
+	PTB_EV_COND_BROADCAST, /* arg likewise */
+	PTB_EV_BARRIER_INIT,   /* arg = count */
+	PTB_EV_BARRIER_WAIT,
+	PTB_EV_SEM_INIT,       /* arg = value */
+	PTB_EV_SEM_WAIT,       /* outcome 0 taken, else not (trywait, timeout) */
+	PTB_EV_SEM_POST,
+	PTB_EV_RD_LOCK,
+	PTB_EV_WR_LOCK,
+	PTB_EV_RW_UNLOCK,
+	PTB_EV_SPIN_LOCK,
+	PTB_EV_SPIN_UNLOCK,
+	PTB_EV_ONCE,
+	PTB_EV_YIELD,
+	PTB_EV_SLEEP,          /* enter/leave: off-CPU for the time between */
+	PTB_EV_CPU,            /* obj = the thread's CPU time in ns, read at a blocking point */
+	PTB_EV_KIND_COUNT
+};
+
+/* Whether an event stands alone or opens or closes a call that waited. */
+enum ptb_ev_phase { PTB_PH_INSTANT = 0, PTB_PH_ENTER = 1, PTB_PH_LEAVE = 2 };
+
+/* An outcome other than 0: the call did not get what it asked for. */
+enum ptb_ev_outcome { PTB_OUT_OK = 0, PTB_OUT_BUSY = 1, PTB_OUT_TIMEOUT = 2, PTB_OUT_ERROR = 3 };
+
+struct ptb_tev {               /* 32 bytes: the thread is the chunk's */
+	uint64_t t;            /* CLOCK_MONOTONIC ns since the header's t0 */
+	uint64_t obj;          /* the object's address (or a value, see the kinds) */
+	uint64_t site;         /* the caller's return address */
+	uint32_t arg;
+	uint8_t kind, phase;
+	uint16_t outcome;
+};
+
+/* How the process was scheduled while it was recorded. */
+enum ptb_trace_sched { PTB_SCHED_OTHER = 0, PTB_SCHED_FIFO = 1 };
+
+struct ptb_trace_header {
+	char magic[8];
+	uint32_t version, endian;
+	uint32_t header_size, event_size;
+	uint32_t sched;        /* enum ptb_trace_sched */
+	int32_t cpu;           /* the PU it started on, -1 unknown */
+	uint32_t pid, ncpus_allowed;
+	uint64_t t0;           /* CLOCK_MONOTONIC at the start, ns */
+	uint32_t probe_ns;     /* the cost of recording one event, measured at start */
+	uint32_t reserved;
+	char program[72];      /* the program's name, NUL-terminated */
+};
+
+struct ptb_trace_chunk {
+	uint32_t magic, tid;
+	uint32_t count, bytes; /* events (or, for maps, text bytes) that follow */
+	uint64_t checksum;     /* of what follows, ptb_trace_sum */
+	uint64_t reserved;
+};
+
+struct ptb_trace_trailer {
+	char magic[8];
+	uint64_t chunks, events;
+	uint64_t checksum;     /* header's sum + every chunk's, mod 2^64 */
+};
+
+/* FNV-1a over a byte range: the chunks' and the header's checksum. */
+uint64_t ptb_trace_sum(const void *p, size_t n);
+
+#endif

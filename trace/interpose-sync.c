@@ -1,0 +1,294 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The synchronization calls under the interposer.  A call that may wait
+ * first tries without waiting: when that succeeds it is one event and no
+ * CPU-clock read (the common, cheap case); when it must wait, the thread's
+ * CPU time is read and the wait is an enter/leave pair.  A condition wait
+ * is recorded as what it does: unlock, wait (with the object's signal
+ * sequence at entry, which tells predict which signals could wake it),
+ * lock.  A release (unlock, signal, broadcast, post) yields to the thread
+ * it may have released (trace/interpose.c, ptb_tr_handoff).  A spin lock
+ * waits by yielding, so that a recording on one PU
+ * under SCHED_FIFO lets the holder run.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "trace/interpose.h"
+
+#define EV(kind, ph, obj, arg, out, site) \
+	ptb_tr_event(PTB_EV_##kind, PTB_PH_##ph, (const void *)(obj), arg, out, site)
+
+static int outcome(int rc) { return rc == 0 ? PTB_OUT_OK : rc == ETIMEDOUT ? PTB_OUT_TIMEOUT : rc == EBUSY ? PTB_OUT_BUSY : PTB_OUT_ERROR; }
+
+int pthread_mutex_lock(pthread_mutex_t *m)
+{
+	PTB_REAL(int, "pthread_mutex_lock", (pthread_mutex_t *));
+	static int (*try)(pthread_mutex_t *);
+	if (!try)
+		try = (int (*)(pthread_mutex_t *))ptb_tr_real("pthread_mutex_trylock");
+	const void *site = PTB_SITE;
+	if (!ptb_tr_on)
+		return real_fn(m);
+	if (try(m) == 0) {
+		EV(LOCK, INSTANT, m, 0, 0, site);
+		return 0;
+	}
+	ptb_tr_cpu();
+	EV(LOCK, ENTER, m, 0, 0, site);
+	int rc = real_fn(m);
+	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	return rc;
+}
+
+int pthread_mutex_trylock(pthread_mutex_t *m)
+{
+	PTB_REAL(int, "pthread_mutex_trylock", (pthread_mutex_t *));
+	int rc = real_fn(m);
+	EV(TRYLOCK, INSTANT, m, 0, outcome(rc), PTB_SITE);
+	return rc;
+}
+
+int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
+{
+	PTB_REAL(int, "pthread_mutex_timedlock", (pthread_mutex_t *, const struct timespec *));
+	const void *site = PTB_SITE;
+	ptb_tr_cpu();
+	EV(LOCK, ENTER, m, 0, 0, site);
+	int rc = real_fn(m, ts);
+	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	return rc;
+}
+
+int pthread_mutex_unlock(pthread_mutex_t *m)
+{
+	PTB_REAL(int, "pthread_mutex_unlock", (pthread_mutex_t *));
+	const void *site = PTB_SITE;
+	EV(UNLOCK, INSTANT, m, 0, 0, site);
+	int rc = real_fn(m);
+	ptb_tr_handoff(site);
+	return rc;
+}
+
+static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts,
+		     const void *site)
+{
+	PTB_REAL(int, "pthread_cond_wait", (pthread_cond_t *, pthread_mutex_t *));
+	static int (*timed)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+	if (!timed)
+		timed = (int (*)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *))
+			ptb_tr_real("pthread_cond_timedwait");
+	EV(UNLOCK, INSTANT, m, 0, 0, site);
+	ptb_tr_cpu();
+	EV(COND_WAIT, ENTER, c, ptb_tr_seq_peek(c), 0, site);
+	int rc = ts ? timed(c, m, ts) : real_fn(c, m);
+	EV(COND_WAIT, LEAVE, c, ptb_tr_seq_peek(c), outcome(rc), site);
+	EV(LOCK, INSTANT, m, 0, 0, site);
+	return rc;
+}
+
+int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
+{
+	return cond_wait(c, m, NULL, PTB_SITE);
+}
+
+int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts)
+{
+	return cond_wait(c, m, ts, PTB_SITE);
+}
+
+int pthread_cond_signal(pthread_cond_t *c)
+{
+	PTB_REAL(int, "pthread_cond_signal", (pthread_cond_t *));
+	const void *site = PTB_SITE;
+	EV(COND_SIGNAL, INSTANT, c, ptb_tr_seq_next(c), 0, site);
+	int rc = real_fn(c);
+	ptb_tr_handoff(site);
+	return rc;
+}
+
+int pthread_cond_broadcast(pthread_cond_t *c)
+{
+	PTB_REAL(int, "pthread_cond_broadcast", (pthread_cond_t *));
+	const void *site = PTB_SITE;
+	EV(COND_BROADCAST, INSTANT, c, ptb_tr_seq_next(c), 0, site);
+	int rc = real_fn(c);
+	ptb_tr_handoff(site);
+	return rc;
+}
+
+int pthread_barrier_init(pthread_barrier_t *b, const pthread_barrierattr_t *a, unsigned n)
+{
+	PTB_REAL(int, "pthread_barrier_init", (pthread_barrier_t *, const pthread_barrierattr_t *, unsigned));
+	EV(BARRIER_INIT, INSTANT, b, n, 0, PTB_SITE);
+	return real_fn(b, a, n);
+}
+
+int pthread_barrier_wait(pthread_barrier_t *b)
+{
+	PTB_REAL(int, "pthread_barrier_wait", (pthread_barrier_t *));
+	const void *site = PTB_SITE;
+	ptb_tr_cpu();
+	EV(BARRIER_WAIT, ENTER, b, 0, 0, site);
+	int rc = real_fn(b);
+	EV(BARRIER_WAIT, LEAVE, b, 0, 0, site);
+	return rc;
+}
+
+int sem_init(sem_t *s, int shared, unsigned v)
+{
+	PTB_REAL(int, "sem_init", (sem_t *, int, unsigned));
+	EV(SEM_INIT, INSTANT, s, v, 0, PTB_SITE);
+	return real_fn(s, shared, v);
+}
+
+int sem_wait(sem_t *s)
+{
+	PTB_REAL(int, "sem_wait", (sem_t *));
+	static int (*try)(sem_t *);
+	if (!try)
+		try = (int (*)(sem_t *))ptb_tr_real("sem_trywait");
+	const void *site = PTB_SITE;
+	if (!ptb_tr_on)
+		return real_fn(s);
+	if (try(s) == 0) {
+		EV(SEM_WAIT, INSTANT, s, 0, 0, site);
+		return 0;
+	}
+	ptb_tr_cpu();
+	EV(SEM_WAIT, ENTER, s, 0, 0, site);
+	int rc = real_fn(s);
+	EV(SEM_WAIT, LEAVE, s, 0, rc ? PTB_OUT_ERROR : 0, site);
+	return rc;
+}
+
+int sem_trywait(sem_t *s)
+{
+	PTB_REAL(int, "sem_trywait", (sem_t *));
+	int rc = real_fn(s);
+	EV(SEM_WAIT, INSTANT, s, 0, rc ? PTB_OUT_BUSY : 0, PTB_SITE);
+	return rc;
+}
+
+int sem_timedwait(sem_t *s, const struct timespec *ts)
+{
+	PTB_REAL(int, "sem_timedwait", (sem_t *, const struct timespec *));
+	const void *site = PTB_SITE;
+	ptb_tr_cpu();
+	EV(SEM_WAIT, ENTER, s, 0, 0, site);
+	int rc = real_fn(s, ts);
+	EV(SEM_WAIT, LEAVE, s, 0, rc ? (errno == ETIMEDOUT ? PTB_OUT_TIMEOUT : PTB_OUT_ERROR) : 0, site);
+	return rc;
+}
+
+int sem_post(sem_t *s)
+{
+	PTB_REAL(int, "sem_post", (sem_t *));
+	const void *site = PTB_SITE;
+	EV(SEM_POST, INSTANT, s, 0, 0, site);
+	int rc = real_fn(s);
+	ptb_tr_handoff(site);
+	return rc;
+}
+
+/* A read or write lock: try first, wait as a pair only when it must. */
+static int rw_take(pthread_rwlock_t *l, int kind, int (*take)(pthread_rwlock_t *),
+		   int (*try)(pthread_rwlock_t *), const void *site)
+{
+	if (ptb_tr_on && try(l) == 0) {
+		ptb_tr_event(kind, PTB_PH_INSTANT, l, 0, 0, site);
+		return 0;
+	}
+	ptb_tr_cpu();
+	ptb_tr_event(kind, PTB_PH_ENTER, l, 0, 0, site);
+	int rc = take(l);
+	ptb_tr_event(kind, PTB_PH_LEAVE, l, 0, outcome(rc), site);
+	return rc;
+}
+
+int pthread_rwlock_rdlock(pthread_rwlock_t *l)
+{
+	PTB_REAL(int, "pthread_rwlock_rdlock", (pthread_rwlock_t *));
+	static int (*try)(pthread_rwlock_t *);
+	if (!try)
+		try = (int (*)(pthread_rwlock_t *))ptb_tr_real("pthread_rwlock_tryrdlock");
+	return rw_take(l, PTB_EV_RD_LOCK, real_fn, try, PTB_SITE);
+}
+
+int pthread_rwlock_wrlock(pthread_rwlock_t *l)
+{
+	PTB_REAL(int, "pthread_rwlock_wrlock", (pthread_rwlock_t *));
+	static int (*try)(pthread_rwlock_t *);
+	if (!try)
+		try = (int (*)(pthread_rwlock_t *))ptb_tr_real("pthread_rwlock_trywrlock");
+	return rw_take(l, PTB_EV_WR_LOCK, real_fn, try, PTB_SITE);
+}
+
+int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
+{
+	PTB_REAL(int, "pthread_rwlock_tryrdlock", (pthread_rwlock_t *));
+	int rc = real_fn(l);
+	EV(RD_LOCK, INSTANT, l, 0, outcome(rc), PTB_SITE);
+	return rc;
+}
+
+int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
+{
+	PTB_REAL(int, "pthread_rwlock_trywrlock", (pthread_rwlock_t *));
+	int rc = real_fn(l);
+	EV(WR_LOCK, INSTANT, l, 0, outcome(rc), PTB_SITE);
+	return rc;
+}
+
+int pthread_rwlock_unlock(pthread_rwlock_t *l)
+{
+	PTB_REAL(int, "pthread_rwlock_unlock", (pthread_rwlock_t *));
+	const void *site = PTB_SITE;
+	EV(RW_UNLOCK, INSTANT, l, 0, 0, site);
+	int rc = real_fn(l);
+	ptb_tr_handoff(site);
+	return rc;
+}
+
+int pthread_spin_lock(pthread_spinlock_t *l)
+{
+	PTB_REAL(int, "pthread_spin_trylock", (pthread_spinlock_t *));
+	const void *site = PTB_SITE;
+	if (real_fn(l) == 0) {
+		EV(SPIN_LOCK, INSTANT, l, 0, 0, site);
+		return 0;
+	}
+	ptb_tr_cpu();
+	EV(SPIN_LOCK, ENTER, l, 0, 0, site);
+	while (real_fn(l) != 0)
+		syscall(SYS_sched_yield);
+	EV(SPIN_LOCK, LEAVE, l, 0, 0, site);
+	return 0;
+}
+
+int pthread_spin_trylock(pthread_spinlock_t *l)
+{
+	PTB_REAL(int, "pthread_spin_trylock", (pthread_spinlock_t *));
+	int rc = real_fn(l);
+	EV(SPIN_LOCK, INSTANT, l, 0, outcome(rc), PTB_SITE);
+	return rc;
+}
+
+int pthread_spin_unlock(pthread_spinlock_t *l)
+{
+	PTB_REAL(int, "pthread_spin_unlock", (pthread_spinlock_t *));
+	EV(SPIN_UNLOCK, INSTANT, l, 0, 0, PTB_SITE);
+	return real_fn(l);
+}
+
+int pthread_once(pthread_once_t *o, void (*fn)(void))
+{
+	PTB_REAL(int, "pthread_once", (pthread_once_t *, void (*)(void)));
+	EV(ONCE, INSTANT, o, 0, 0, PTB_SITE);
+	return real_fn(o, fn);
+}

@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Threads and the process's ends under the interposer: create (the new
+ * thread is numbered by its creator, so a join can name it), exit, join,
+ * detach, yield; sleeps as off-CPU time; _exit and exec write the trace
+ * before the process image goes away (exit does it in the destructor); a
+ * program that asks for the default action of a fatal signal gets it with
+ * the trace written first (a shell sets SIG_DFL explicitly).
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace/interpose.h"
+
+struct start { void *(*fn)(void *); void *arg; uint32_t tid, parent; };
+
+static void *trampoline(void *p)
+{
+	struct start s = *(struct start *)p;
+	free(p);
+	ptb_tr_thread_start(s.tid, s.parent);
+	void *r = s.fn(s.arg);
+	ptb_tr_thread_exit();
+	return r;
+}
+
+int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *), void *arg)
+{
+	PTB_REAL(int, "pthread_create", (pthread_t *, const pthread_attr_t *, void *(*)(void *), void *));
+	struct start *s = ptb_tr_on ? malloc(sizeof *s) : NULL;
+	if (!s)
+		return real_fn(th, attr, fn, arg);
+	*s = (struct start){ fn, arg, ptb_tr_new_tid(), ptb_tr_tid() };
+	uint32_t tid = s->tid;
+	int rc = real_fn(th, attr, trampoline, s);
+	if (rc) {
+		free(s);
+		return rc;
+	}
+	ptb_tr_thread_map((uint64_t)*th, tid);
+	ptb_tr_event(PTB_EV_CREATE, PTB_PH_INSTANT, NULL, tid, 0, PTB_SITE);
+	return rc;
+}
+
+void pthread_exit(void *r)
+{
+	PTB_REAL(void, "pthread_exit", (void *));
+	ptb_tr_thread_exit();
+	real_fn(r);
+	__builtin_unreachable();
+}
+
+int pthread_join(pthread_t th, void **r)
+{
+	PTB_REAL(int, "pthread_join", (pthread_t, void **));
+	uint32_t tid = ptb_tr_thread_lookup((uint64_t)th);
+	const void *site = PTB_SITE;
+	ptb_tr_cpu();
+	ptb_tr_event(PTB_EV_JOIN, PTB_PH_ENTER, NULL, tid, 0, site);
+	int rc = real_fn(th, r);
+	ptb_tr_event(PTB_EV_JOIN, PTB_PH_LEAVE, NULL, tid, rc ? PTB_OUT_ERROR : 0, site);
+	return rc;
+}
+
+int pthread_detach(pthread_t th)
+{
+	PTB_REAL(int, "pthread_detach", (pthread_t));
+	ptb_tr_event(PTB_EV_DETACH, PTB_PH_INSTANT, NULL, ptb_tr_thread_lookup((uint64_t)th), 0, PTB_SITE);
+	return real_fn(th);
+}
+
+int sched_yield(void)
+{
+	PTB_REAL(int, "sched_yield", (void));
+	ptb_tr_event(PTB_EV_YIELD, PTB_PH_INSTANT, NULL, 0, 0, PTB_SITE);
+	return real_fn();
+}
+
+/* A sleep: off-CPU for as long as it lasted. */
+#define SLEEP_AROUND(call) \
+	const void *site = PTB_SITE; \
+	ptb_tr_cpu(); \
+	ptb_tr_event(PTB_EV_SLEEP, PTB_PH_ENTER, NULL, 0, 0, site); \
+	int rc = (call); \
+	ptb_tr_event(PTB_EV_SLEEP, PTB_PH_LEAVE, NULL, 0, 0, site); \
+	return rc
+
+int nanosleep(const struct timespec *req, struct timespec *rem)
+{
+	PTB_REAL(int, "nanosleep", (const struct timespec *, struct timespec *));
+	SLEEP_AROUND(real_fn(req, rem));
+}
+
+int clock_nanosleep(clockid_t c, int flags, const struct timespec *req, struct timespec *rem)
+{
+	PTB_REAL(int, "clock_nanosleep", (clockid_t, int, const struct timespec *, struct timespec *));
+	SLEEP_AROUND(real_fn(c, flags, req, rem));
+}
+
+int usleep(useconds_t us)
+{
+	PTB_REAL(int, "usleep", (useconds_t));
+	SLEEP_AROUND(real_fn(us));
+}
+
+unsigned int sleep(unsigned int s)
+{
+	PTB_REAL(unsigned int, "sleep", (unsigned int));
+	SLEEP_AROUND((int)real_fn(s));
+}
+
+void _exit(int status)
+{
+	PTB_REAL(void, "_exit", (int));
+	ptb_tr_finish();
+	real_fn(status);
+	__builtin_unreachable();
+}
+
+void _Exit(int status)
+{
+	PTB_REAL(void, "_Exit", (int));
+	ptb_tr_finish();
+	real_fn(status);
+	__builtin_unreachable();
+}
+
+/* An exec replaces the image: the trace is written first (the new image
+ * finds the file claimed and records nothing). */
+int execve(const char *path, char *const argv[], char *const envp[])
+{
+	PTB_REAL(int, "execve", (const char *, char *const[], char *const[]));
+	ptb_tr_finish();
+	return real_fn(path, argv, envp);
+}
+
+int execv(const char *path, char *const argv[])
+{
+	PTB_REAL(int, "execv", (const char *, char *const[]));
+	ptb_tr_finish();
+	return real_fn(path, argv);
+}
+
+int execvp(const char *file, char *const argv[])
+{
+	PTB_REAL(int, "execvp", (const char *, char *const[]));
+	ptb_tr_finish();
+	return real_fn(file, argv);
+}
+
+int execvpe(const char *file, char *const argv[], char *const envp[])
+{
+	PTB_REAL(int, "execvpe", (const char *, char *const[], char *const[]));
+	ptb_tr_finish();
+	return real_fn(file, argv, envp);
+}
+
+int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
+{
+	PTB_REAL(int, "sigaction", (int, const struct sigaction *, struct sigaction *));
+	if (!act || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO) || !ptb_tr_fatal(sig))
+		return real_fn(sig, act, old);
+	if (old && real_fn(sig, NULL, old))
+		return -1;
+	return ptb_tr_default_action(sig, real_fn);
+}
+
+sighandler_t signal(int sig, sighandler_t h)
+{
+	PTB_REAL(sighandler_t, "signal", (int, sighandler_t));
+	static int (*real_sa)(int, const struct sigaction *, struct sigaction *);
+	if (!real_sa)
+		real_sa = (int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
+	if (h != SIG_DFL || !ptb_tr_fatal(sig))
+		return real_fn(sig, h);
+	struct sigaction old;
+	if (real_sa(sig, NULL, &old) || ptb_tr_default_action(sig, real_sa))
+		return SIG_ERR;
+	return old.sa_handler;
+}

@@ -1,0 +1,372 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The interposer's core: the file is claimed by the first process image
+ * that loads the library (O_EXCL), so an exec'd image or a child process
+ * records nothing; every thread appends to its own buffer and writes it as
+ * one chunk when full; the end of the process (exit, _exit, a fatal
+ * signal, exec) writes the rest, the maps and the trailer.  The program's
+ * output is never touched.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "trace/interpose.h"
+
+#define BUF_EVENTS 16384            /* 512 KiB a thread, then a chunk is written */
+
+struct tbuf {
+	struct tbuf *next;
+	uint32_t tid;
+	_Atomic uint32_t n;
+	struct ptb_tev ev[BUF_EVENTS];
+};
+
+int ptb_tr_on;
+static int fd = -1;
+static uint64_t t0;
+static _Atomic uint64_t file_off;
+static _Atomic uint64_t nchunks, nevents, sum;
+static _Atomic int writing;          /* a spin lock over the file: no pthread calls here */
+static _Atomic int finished;
+static struct tbuf *_Atomic threads;
+static _Atomic uint32_t next_tid;
+static __thread struct tbuf *mine;
+static __thread uint32_t my_tid;
+static __thread int exited;
+static struct ptb_trace_header header;
+
+void *ptb_tr_real(const char *name)
+{
+	void *f = NULL;
+	if (!strncmp(name, "pthread_cond_", 13))
+		f = dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2");
+	return f ? f : dlsym(RTLD_NEXT, name);
+}
+
+static uint64_t now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+static void lock_file(void)
+{
+	while (atomic_exchange_explicit(&writing, 1, memory_order_acquire))
+		syscall(SYS_sched_yield);   /* not the interposed one */
+}
+
+/* The same from a signal handler, which may have interrupted the holder:
+ * give up after a while (the trace is then lost, never the exit). */
+static int lock_file_bounded(void)
+{
+	for (int i = 0; i < 100000; i++) {
+		if (!atomic_exchange_explicit(&writing, 1, memory_order_acquire))
+			return 0;
+		syscall(SYS_sched_yield);
+	}
+	return -1;
+}
+
+static void unlock_file(void) { atomic_store_explicit(&writing, 0, memory_order_release); }
+
+static void put(const void *p, size_t n, uint64_t off)
+{
+	const char *c = p;
+	while (n) {
+		ssize_t w = pwrite(fd, c, n, (off_t)off);
+		if (w <= 0)
+			return;              /* the trailer will not match: the trace is refused */
+		c += w, n -= (size_t)w, off += (uint64_t)w;
+	}
+}
+
+/* One chunk: its header and payload at the next free offset. */
+static void write_chunk(uint32_t tid, const void *payload, uint32_t count, uint32_t bytes)
+{
+	struct ptb_trace_chunk c = { PTB_TRACE_CHUNK_MAGIC, tid, count, bytes,
+				     ptb_trace_sum(payload, bytes), 0 };
+	uint64_t off = atomic_fetch_add(&file_off, sizeof c + bytes);
+	put(&c, sizeof c, off);
+	put(payload, bytes, off + sizeof c);
+	atomic_fetch_add(&nchunks, 1);
+	atomic_fetch_add(&nevents, tid == PTB_TRACE_MAPS_TID ? 0 : count);
+	atomic_fetch_add(&sum, c.checksum);
+}
+
+static void flush(struct tbuf *b)
+{
+	uint32_t n = atomic_load_explicit(&b->n, memory_order_acquire);
+	if (n)
+		write_chunk(b->tid, b->ev, n, n * (uint32_t)sizeof(struct ptb_tev));
+	atomic_store(&b->n, 0);
+}
+
+static struct tbuf *new_buf(uint32_t tid)
+{
+	struct tbuf *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (b == MAP_FAILED)
+		return NULL;
+	b->tid = tid;
+	b->next = atomic_load(&threads);
+	while (!atomic_compare_exchange_weak(&threads, &b->next, b))
+		;
+	return b;
+}
+
+uint32_t ptb_tr_tid(void) { return my_tid; }
+uint32_t ptb_tr_new_tid(void) { return atomic_fetch_add(&next_tid, 1); }
+
+void ptb_tr_thread_start(uint32_t tid, uint32_t parent)
+{
+	my_tid = tid;
+	mine = ptb_tr_on ? new_buf(tid) : NULL;
+	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, parent, 0, NULL);
+}
+
+void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcome,
+		  const void *site)
+{
+	ptb_tr_event_at(now(), kind, phase, obj, arg, outcome, site);
+}
+
+static void append(struct tbuf *b, uint64_t t, int kind, int phase, const void *obj,
+		   uint32_t arg, int outcome, const void *site)
+{
+	uint32_t n = atomic_load_explicit(&b->n, memory_order_relaxed);
+	struct ptb_tev *e = &b->ev[n];
+	e->t = t - t0;
+	e->obj = (uint64_t)(uintptr_t)obj;
+	e->site = (uint64_t)(uintptr_t)site;
+	e->arg = arg;
+	e->kind = (uint8_t)kind;
+	e->phase = (uint8_t)phase;
+	e->outcome = (uint16_t)outcome;
+	atomic_store_explicit(&b->n, n + 1, memory_order_release);
+	if (n + 1 == BUF_EVENTS) {
+		lock_file();
+		if (!atomic_load(&finished))
+			flush(b);
+		unlock_file();
+	}
+}
+
+static uint64_t thread_cpu(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* Under the normal policy a thread may be preempted anywhere, by its
+ * siblings or by other programs: every event but the end of a wait then
+ * carries the thread's CPU clock, so that no preemption is taken for work
+ * (dearer, ~0.5 us an event; under SCHED_FIFO only blocking points read it). */
+void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t arg,
+		     int outcome, const void *site)
+{
+	struct tbuf *b = mine;
+	if (!b || atomic_load_explicit(&finished, memory_order_relaxed))
+		return;
+	if (header.sched != PTB_SCHED_FIFO && kind != PTB_EV_CPU && phase != PTB_PH_LEAVE)
+		append(b, t, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(), 0, 0, NULL);
+	append(b, t, kind, phase, obj, arg, outcome, site);
+}
+
+/* After a call that may have let another thread go on: under SCHED_FIFO on
+ * one PU the releasing thread would otherwise run on until it blocks, and
+ * the recording would show one worker taking every job of a queue that on
+ * more CPUs several would share.  Yielding lets the released thread run
+ * now, as it would on a CPU of its own; when it did (the yield took time),
+ * the time away is an enter/leave pair, not work. */
+void ptb_tr_handoff(const void *site)
+{
+	if (!mine || header.sched != PTB_SCHED_FIFO || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
+		return;
+	uint64_t a = now();
+	syscall(SYS_sched_yield);
+	uint64_t b = now();
+	if (b - a < 2000)
+		return;
+	ptb_tr_event_at(a, PTB_EV_YIELD, PTB_PH_ENTER, NULL, 0, 0, site);
+	ptb_tr_event_at(b, PTB_EV_YIELD, PTB_PH_LEAVE, NULL, 0, 0, site);
+}
+
+void ptb_tr_cpu(void)
+{
+	if (mine && header.sched == PTB_SCHED_FIFO)    /* else every event reads it */
+		ptb_tr_event(PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(), 0, 0, NULL);
+}
+
+/* The executable mappings, so that predict can name a call site as
+ * "file+offset" (what addr2line takes). */
+static void write_maps(void)
+{
+	static char text[65536];
+	size_t len = 0;
+	int m = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
+	if (m < 0)
+		return;
+	ssize_t r;
+	while (len < sizeof text && (r = read(m, text + len, sizeof text - len)) > 0)
+		len += (size_t)r;
+	close(m);
+	write_chunk(PTB_TRACE_MAPS_TID, text, 0, (uint32_t)len);
+}
+
+void ptb_tr_thread_exit(void)
+{
+	if (exited++)
+		return;
+	ptb_tr_cpu();
+	ptb_tr_event(PTB_EV_EXIT, PTB_PH_INSTANT, NULL, 0, 0, NULL);
+}
+
+static void finish(int from_signal)
+{
+	if (!ptb_tr_on)
+		return;
+	ptb_tr_thread_exit();          /* the thread that ends the process */
+	if (!from_signal)
+		lock_file();
+	else if (lock_file_bounded())
+		return;
+	if (atomic_exchange(&finished, 1)) {
+		unlock_file();
+		return;
+	}
+	for (struct tbuf *b = atomic_load(&threads); b; b = b->next)
+		flush(b);
+	write_maps();
+	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, atomic_load(&nchunks),
+					atomic_load(&nevents), atomic_load(&sum) };
+	put(&tr, sizeof tr, atomic_load(&file_off));
+	close(fd);
+	unlock_file();
+}
+
+void ptb_tr_finish(void) { finish(0); }
+
+/* The cost of one event, measured once: predict subtracts it from every
+ * CPU burst. */
+static uint32_t probe_cost(void)
+{
+	enum { N = 2000 };
+	struct tbuf *b = mine;
+	uint64_t a = now();
+	for (int i = 0; i < N; i++)
+		ptb_tr_event(PTB_EV_YIELD, PTB_PH_INSTANT, NULL, 0, 0, NULL);
+	uint64_t n = atomic_load(&b->n);
+	uint64_t ns = (now() - a) / (n ? n : 1);       /* a CPU reading is an event too */
+	atomic_store(&b->n, 0);
+	return (uint32_t)ns;
+}
+
+static void on_fatal(int sig)
+{
+	finish(1);
+	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
+		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
+	struct sigaction dfl = { 0 };
+	dfl.sa_handler = SIG_DFL;         /* the real default now, not the stand-in */
+	real_sigaction(sig, &dfl, NULL);
+	raise(sig);
+}
+
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM,
+			     SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ };
+
+int ptb_tr_fatal(int sig)
+{
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
+		if (fatal[i] == sig)
+			return ptb_tr_on;
+	return 0;
+}
+
+/* The default action of a fatal signal, with the trace written first:
+ * what the program gets when it asks for SIG_DFL. */
+int ptb_tr_default_action(int sig, int (*real_sigaction)(int, const struct sigaction *,
+							 struct sigaction *))
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_fatal;
+	sa.sa_flags = SA_RESETHAND;
+	return real_sigaction(sig, &sa, NULL);
+}
+
+static void fill_header(void)
+{
+	memcpy(header.magic, PTB_TRACE_MAGIC, 8);
+	header.version = PTB_TRACE_VERSION;
+	header.endian = PTB_TRACE_ENDIAN;
+	header.header_size = sizeof header;
+	header.event_size = sizeof(struct ptb_tev);
+	header.sched = sched_getscheduler(0) == SCHED_FIFO ? PTB_SCHED_FIFO : PTB_SCHED_OTHER;
+	header.cpu = sched_getcpu();
+	header.pid = (uint32_t)getpid();
+	cpu_set_t set;
+	header.ncpus_allowed = sched_getaffinity(0, sizeof set, &set) == 0 ? (uint32_t)CPU_COUNT(&set) : 0;
+	header.t0 = t0;
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	const char *base = strrchr(exe, '/');
+	base = base ? base + 1 : exe;
+	size_t len = strlen(base);
+	memcpy(header.program, base, len < sizeof header.program ? len : sizeof header.program - 1);
+}
+
+static void child_after_fork(void)
+{
+	ptb_tr_on = 0;                  /* the parent's trace is the parent's */
+	mine = NULL;
+	if (fd >= 0)
+		close(fd);
+	fd = -1;
+}
+
+__attribute__((constructor)) static void ptb_tr_init(void)
+{
+	const char *path = getenv("PTB_TRACE_FILE");
+	if (!path || !*path)
+		return;
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return;
+	t0 = now();
+	ptb_tr_on = 1;
+	atomic_store(&next_tid, 1);
+	mine = new_buf(0);
+	fill_header();
+	header.probe_ns = probe_cost();
+	header.reserved = 0;
+	uint64_t hs = ptb_trace_sum(&header, sizeof header);
+	put(&header, sizeof header, 0);
+	atomic_store(&file_off, sizeof header);
+	atomic_store(&sum, hs);
+	pthread_atfork(NULL, NULL, child_after_fork);
+	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
+		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
+	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+		struct sigaction old;
+		if (real_sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
+			ptb_tr_default_action(fatal[i], real_sigaction);
+	}
+	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, UINT32_MAX, 0, NULL);
+}
+
+__attribute__((destructor)) static void ptb_tr_fini(void) { ptb_tr_finish(); }

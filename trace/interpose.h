@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Inside the interposer (libptbtrace.so, loaded by LD_PRELOAD under
+ * `ptbench record`): the per-thread event buffers, the file, and the real
+ * functions found with dlsym(RTLD_NEXT).  Nothing here is called by
+ * ptbench itself.
+ */
+#ifndef PTB_TRACE_INTERPOSE_H
+#define PTB_TRACE_INTERPOSE_H
+
+#include <stdint.h>
+
+#include "trace/format.h"
+
+/* Whether this process records (the first image that claimed the file). */
+extern int ptb_tr_on;
+
+/* Append one event of the calling thread; t is taken now. */
+void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcome,
+		  const void *site);
+/* The same at a time taken earlier (CLOCK_MONOTONIC ns). */
+void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t arg,
+		     int outcome, const void *site);
+/* After a release of another thread: let it run (see interpose.c). */
+void ptb_tr_handoff(const void *site);
+/* The thread's CPU time as an event: called before a call that may block. */
+void ptb_tr_cpu(void);
+/* This thread's number in the trace (0 is the first thread). */
+uint32_t ptb_tr_tid(void);
+/* A new thread's number, and the start of a thread with that number. */
+uint32_t ptb_tr_new_tid(void);
+void ptb_tr_thread_start(uint32_t tid, uint32_t parent);
+
+/* A per-object counter (condition variables' signal sequence) and a
+ * pthread_t -> thread number map: lock-free open addressing, fixed size. */
+uint32_t ptb_tr_seq_next(const void *obj);
+uint32_t ptb_tr_seq_peek(const void *obj);
+void ptb_tr_thread_map(uint64_t pthread_id, uint32_t tid);
+uint32_t ptb_tr_thread_lookup(uint64_t pthread_id);
+
+/* The calling thread ends (its CPU time and an exit event; once). */
+void ptb_tr_thread_exit(void);
+/* Whether the interposer stands in for signal sig's default action, and
+ * that stand-in installed (the trace is written, then the signal acts). */
+struct sigaction;
+int ptb_tr_fatal(int sig);
+int ptb_tr_default_action(int sig, int (*real_sigaction)(int, const struct sigaction *,
+							 struct sigaction *));
+
+/* Write what is buffered, the maps and the trailer; once. */
+void ptb_tr_finish(void);
+
+/* The real function behind an interposed name (dlvsym first, for the
+ * condition variables' current version). */
+void *ptb_tr_real(const char *name);
+
+#define PTB_REAL(type, name, args) \
+	static type (*real_fn) args; \
+	if (!real_fn) \
+		real_fn = (type (*) args)ptb_tr_real(name)
+
+#define PTB_SITE __builtin_extract_return_addr(__builtin_return_address(0))
+
+#endif

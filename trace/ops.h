@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A trace as the simulator replays it: for every thread, a list of
+ * operations, each preceded by the CPU time the thread ran before it.
+ * The CPU bursts are the recorded wall time between two calls, scaled per
+ * stretch between two readings of the thread's CPU clock (so that time the
+ * thread spent preempted or waiting outside any traced call is not taken
+ * for work), less the measured cost of the probes themselves.
+ */
+#ifndef PTB_TRACE_OPS_H
+#define PTB_TRACE_OPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/reader.h"
+
+enum ptb_op_kind {
+	PTB_OP_CREATE, PTB_OP_EXIT, PTB_OP_JOIN,
+	PTB_OP_LOCK, PTB_OP_UNLOCK,
+	PTB_OP_CWAIT, PTB_OP_SIGNAL, PTB_OP_BROADCAST,
+	PTB_OP_BAR_INIT, PTB_OP_BAR_WAIT,
+	PTB_OP_SEM_INIT, PTB_OP_SEM_WAIT, PTB_OP_SEM_POST,
+	PTB_OP_RDLOCK, PTB_OP_WRLOCK, PTB_OP_RWUNLOCK,
+	PTB_OP_DELAY,            /* off-CPU: a sleep, a wait that timed out */
+	PTB_OP_COUNT
+};
+
+struct ptb_op {
+	double burst;            /* CPU ns before the operation */
+	double open;             /* while building: wall ns not yet scaled */
+	uint32_t probes;         /* while building: events in the burst */
+	uint64_t obj, site;
+	uint64_t t;              /* recorded time of the call, ns */
+	uint64_t arg;            /* thread, sequence, count, value, or delay ns */
+	uint8_t kind;
+};
+
+struct ptb_op_thread {
+	size_t n, cap;
+	struct ptb_op *op;
+	uint64_t start_t;        /* recorded start, ns */
+	double cpu_ns;           /* the sum of its bursts */
+	double untraced_ns;      /* wall time between its calls that was not CPU time */
+};
+
+struct ptb_ops {
+	uint32_t nthreads;
+	struct ptb_op_thread *th;
+	double cpu_ns;           /* all threads' bursts */
+	double untraced_ns;      /* all threads' time off the CPU outside traced calls */
+	uint64_t probes;         /* events whose cost was taken off */
+};
+
+/* 0, or -1 when out of memory. */
+int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o);
+void ptb_ops_free(struct ptb_ops *o);
+/* The share of the working threads' time (CPU and untraced) spent off the
+ * CPU outside traced calls.  A thread with under 1 % of the CPU time (one
+ * that waits in sigwait all along) does not count: its wait delays no one. */
+double ptb_ops_untraced_share(const struct ptb_ops *o);
+/* "mutex", "condition", ...: what an operation waits on, for people. */
+const char *ptb_op_object_name(int kind);
+
+#endif

@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: MIT */
+/* Reading a trace: every promise of trace/format.h is checked before a
+ * simulation sees an event. */
+#include "config.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/reader.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err, errlen, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+#define FAIL(...) fail(err, errlen, __VA_ARGS__)
+
+static int read_all(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return FAIL("cannot open %s: %s", path, strerror(errno));
+	size_t cap = 1 << 16, n = 0;
+	unsigned char *b = malloc(cap);
+	size_t r;
+	while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
+		n += r;
+		if (n == cap) {
+			unsigned char *nb = realloc(b, cap *= 2);
+			if (!nb)
+				free(b);
+			b = nb;
+		}
+	}
+	int bad = ferror(f);
+	fclose(f);
+	if (!b || bad)
+		return free(b), FAIL("cannot read %s", path);
+	*buf = b, *len = n;
+	return 0;
+}
+
+static int check_header(const struct ptb_trace_header *h, const char *path, char *err, size_t errlen)
+{
+	if (memcmp(h->magic, PTB_TRACE_MAGIC, 8))
+		return FAIL("%s is not a ptbench trace", path);
+	if (h->endian != PTB_TRACE_ENDIAN)
+		return FAIL("%s was recorded on a machine of the other byte order", path);
+	if (h->version != PTB_TRACE_VERSION || h->header_size != sizeof *h ||
+	    h->event_size != sizeof(struct ptb_tev))
+		return FAIL("%s is a trace of format version %" PRIu32 ", this ptbench reads %d",
+			    path, h->version, PTB_TRACE_VERSION);
+	return 0;
+}
+
+static int add_events(struct ptb_trace *t, uint32_t tid, const struct ptb_tev *ev, uint32_t n)
+{
+	if (tid >= t->nthreads) {
+		struct ptb_trace_thread *nt = realloc(t->th, (tid + 1) * sizeof *nt);
+		if (!nt)
+			return -1;
+		memset(nt + t->nthreads, 0, (tid + 1 - t->nthreads) * sizeof *nt);
+		t->th = nt, t->nthreads = tid + 1;
+	}
+	struct ptb_trace_thread *th = &t->th[tid];
+	if (th->n + n > th->cap) {
+		size_t cap = (th->n + n) * 2;
+		struct ptb_tev *e = realloc(th->ev, cap * sizeof *e);
+		if (!e)
+			return -1;
+		th->ev = e, th->cap = cap;
+	}
+	memcpy(th->ev + th->n, ev, n * sizeof *ev);
+	th->n += n;
+	return 0;
+}
+
+/* Every chunk between the header and the trailer, checked one by one. */
+static int read_chunks(struct ptb_trace *t, const unsigned char *b, size_t end, const char *path,
+		       uint64_t *sum, uint64_t *nchunks, char *err, size_t errlen)
+{
+	size_t off = sizeof(struct ptb_trace_header);
+	while (off < end) {
+		struct ptb_trace_chunk c;
+		if (end - off < sizeof c)
+			return FAIL("%s is truncated or damaged (a chunk is cut off)", path);
+		memcpy(&c, b + off, sizeof c);
+		off += sizeof c;
+		int maps = c.tid == PTB_TRACE_MAPS_TID;
+		if (c.magic != PTB_TRACE_CHUNK_MAGIC || c.bytes > end - off ||
+		    (!maps && ((uint64_t)c.count * sizeof(struct ptb_tev) != c.bytes ||
+			       c.tid >= PTB_TRACE_MAX_THREADS)))
+			return FAIL("%s is truncated or damaged (a bad chunk at byte %zu)", path, off - sizeof c);
+		if (ptb_trace_sum(b + off, c.bytes) != c.checksum)
+			return FAIL("%s is damaged (a chunk's checksum does not match)", path);
+		if (maps) {
+			free(t->maps);
+			t->maps = strndup((const char *)b + off, c.bytes);
+		} else if (add_events(t, c.tid, (const void *)(b + off), c.count)) {
+			return FAIL("out of memory reading %s", path);
+		}
+		*sum += c.checksum, (*nchunks)++;
+		off += c.bytes;
+	}
+	return 0;
+}
+
+static int check_order(struct ptb_trace *t, const char *path, char *err, size_t errlen)
+{
+	for (uint32_t i = 0; i < t->nthreads; i++) {
+		const struct ptb_trace_thread *th = &t->th[i];
+		for (size_t k = 0; k < th->n; k++) {
+			const struct ptb_tev *e = &th->ev[k];
+			if (e->kind == 0 || e->kind >= PTB_EV_KIND_COUNT || e->phase > PTB_PH_LEAVE ||
+			    (k && e->t < th->ev[k - 1].t))
+				return FAIL("%s is damaged (thread %u, event %zu)", path, i, k);
+			if (e->t > t->end_t)
+				t->end_t = e->t;
+		}
+		t->events += th->n;
+	}
+	if (!t->nthreads || !t->th[0].n)
+		return FAIL("%s holds no events of the program's first thread", path);
+	return 0;
+}
+
+int ptb_trace_load(const char *path, struct ptb_trace *t, char *err, size_t errlen)
+{
+	unsigned char *b = NULL;
+	size_t len = 0;
+	memset(t, 0, sizeof *t);
+	if (read_all(path, &b, &len, err, errlen))
+		return -1;
+	struct ptb_trace_trailer tr;
+	uint64_t sum, nchunks = 0;
+	int rc = -1;
+	if (len < sizeof t->h || memcmp(b, PTB_TRACE_MAGIC, 8)) {
+		FAIL("%s is not a ptbench trace", path);
+		goto out;
+	}
+	memcpy(&t->h, b, sizeof t->h);
+	if (check_header(&t->h, path, err, errlen))
+		goto out;
+	memcpy(&tr, b + len - sizeof tr, len >= sizeof t->h + sizeof tr ? sizeof tr : 0);
+	if (len < sizeof t->h + sizeof tr || memcmp(tr.magic, PTB_TRACE_END_MAGIC, 8)) {
+		FAIL("%s is truncated (no trailer: the program may have been killed)", path);
+		goto out;
+	}
+	sum = ptb_trace_sum(&t->h, sizeof t->h);
+	if (read_chunks(t, b, len - sizeof tr, path, &sum, &nchunks, err, errlen))
+		goto out;
+	if (sum != tr.checksum || nchunks != tr.chunks) {
+		FAIL("%s is damaged (its trailer does not match its chunks)", path);
+		goto out;
+	}
+	rc = check_order(t, path, err, errlen);
+	if (!rc && t->events != tr.events)
+		rc = FAIL("%s is damaged (its trailer counts other events)", path);
+out:
+	free(b);
+	if (rc)
+		ptb_trace_free(t);
+	return rc;
+}
+
+void ptb_trace_free(struct ptb_trace *t)
+{
+	for (uint32_t i = 0; i < t->nthreads; i++)
+		free(t->th[i].ev);
+	free(t->th);
+	free(t->maps);
+	memset(t, 0, sizeof *t);
+}
+
+void ptb_trace_site(const struct ptb_trace *t, uint64_t addr, char *buf, size_t len)
+{
+	snprintf(buf, len, "0x%" PRIx64, addr);
+	for (const char *l = t->maps; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+		unsigned long long lo, hi, off;
+		char perm[8], file[512] = "";
+		if (sscanf(l, "%llx-%llx %7s %llx %*s %*s %511[^\n]", &lo, &hi, perm, &off, file) < 4)
+			continue;
+		if (addr >= lo && addr < hi && perm[2] == 'x' && file[0] == '/') {
+			snprintf(buf, len, "%s+0x%llx", file, addr - lo + off);
+			return;
+		}
+	}
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/* Inside the simulator: its threads, objects and the wake records the
+ * critical path is walked through.  Only trace/sim*.c include this. */
+#ifndef PTB_TRACE_SIM_INT_H
+#define PTB_TRACE_SIM_INT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/ops.h"
+#include "trace/sim.h"
+
+enum { TS_UNBORN, TS_RUN, TS_BLOCKED, TS_DELAYED, TS_DONE };
+
+struct wake {                /* thread blocked at `from`, woken at `at` by `by` */
+	double from, at;
+	int obj, by;         /* by == -1: released by force; by == self: a delay */
+};
+
+struct sthread {
+	int state;
+	size_t pc;
+	double left;         /* ns of the current burst still to run */
+	double until;        /* TS_DELAYED: when it runs again; TS_DONE: when it ended */
+	double blocked_at;
+	int blocked_on;      /* object index */
+	int next;            /* the next thread in the object's queue, -1 */
+	int creator;
+	double born;
+	struct wake *w;
+	size_t nw, capw;
+};
+
+struct sobj {
+	uint64_t addr;
+	int cls, kind;       /* class of object; the op kind that waits on it */
+	int head, tail;      /* waiting threads, -1 */
+	int owner, depth;    /* mutex; rwlock writer */
+	int readers;
+	int64_t value;       /* semaphore value; barrier count */
+	int64_t arrived;
+	uint64_t bcast;      /* highest broadcast sequence */
+	uint64_t *tok;       /* signals sent with no waiter, kept for late waiters, */
+	size_t tok0, ntok, captok;   /* ascending from tok[tok0] */
+	uint64_t site;
+	double wait_ns, path_ns, longest;
+	uint64_t waits;
+};
+
+struct sim {
+	const struct ptb_ops *o;
+	int cpus;
+	double now;
+	struct sthread *th;
+	struct sobj *obj;
+	size_t nobj, capobj;
+	int *slot;           /* hash: object index + 1, 0 empty */
+	size_t nslot;
+	int *work;           /* threads whose burst ended: their operation is due */
+	size_t nwork;
+	uint64_t ops, forced;
+};
+
+/* The object of an operation (created on first use); -1 when out of memory. */
+int ptb_sim_object(struct sim *s, const struct ptb_op *op);
+/* Do thread t's current operation: 0 it goes on, 1 it waits, 2 it ended,
+ * -1 no memory. */
+int ptb_sim_exec(struct sim *s, int t);
+/* Thread t's operation is done: the next burst starts (pushed as work
+ * when it is empty). */
+void ptb_sim_advance(struct sim *s, int t);
+/* Thread t, waiting on object o, is released by thread `by`. */
+int ptb_sim_wake(struct sim *s, int t, int by);
+/* Queue thread t on object o (it waits from now). */
+void ptb_sim_enqueue(struct sim *s, int o, int t);
+
+/* The critical path, walked back from the thread that ended last: the
+ * limits of r, the objects whose waits held it up most. */
+int ptb_sim_path(struct sim *s, struct ptb_sim_result *r);
+
+#endif

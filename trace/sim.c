@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulator's clock (trace/sim.h): bursts shrink at the rate the CPUs
+ * allow (1, or N / runnable when more threads can run than there are
+ * CPUs); when one ends, its operation runs at that instant; delays end at
+ * their time.  When nothing can run and no delay is pending while threads
+ * still wait, the replay has met an order the recording never took: the
+ * wait that began first is released and counted as forced.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/sim-int.h"
+
+static int add_wake(struct sthread *th, double from, double at, int obj, int by)
+{
+	if (th->nw == th->capw) {
+		size_t cap = th->capw ? th->capw * 2 : 16;
+		struct wake *w = realloc(th->w, cap * sizeof *w);
+		if (!w)
+			return -1;
+		th->w = w, th->capw = cap;
+	}
+	th->w[th->nw++] = (struct wake){ from, at, obj, by };
+	return 0;
+}
+
+void ptb_sim_advance(struct sim *s, int t)
+{
+	struct sthread *th = &s->th[t];
+	const struct ptb_op_thread *ot = &s->o->th[t];
+	th->state = TS_RUN;
+	if (++th->pc >= ot->n) {                 /* cannot happen: the last is an exit */
+		th->state = TS_DONE;
+		return;
+	}
+	th->left = ot->op[th->pc].burst;
+	if (th->left <= 0)
+		s->work[s->nwork++] = t;
+}
+
+int ptb_sim_wake(struct sim *s, int t, int by)
+{
+	struct sthread *th = &s->th[t];
+	double d = s->now - th->blocked_at;
+	if (th->blocked_on >= 0) {               /* not a thread's first start */
+		struct sobj *ob = &s->obj[th->blocked_on];
+		ob->wait_ns += d, ob->waits++;
+		if (d > ob->longest)
+			ob->longest = d, ob->site = s->o->th[t].op[th->pc].site;
+	}
+	if (add_wake(th, th->blocked_at, s->now, th->blocked_on, by))
+		return -1;
+	ptb_sim_advance(s, t);
+	return 0;
+}
+
+/* Run every operation that is due now (running one may make others due). */
+static int settle(struct sim *s)
+{
+	while (s->nwork) {
+		int t = s->work[--s->nwork];
+		if (s->th[t].state != TS_RUN || s->th[t].left > 0)
+			continue;
+		int rc = ptb_sim_exec(s, t);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			ptb_sim_advance(s, t);
+	}
+	return 0;
+}
+
+/* Nothing can run: release the wait that began first. */
+static int force(struct sim *s)
+{
+	int best = -1;
+	for (uint32_t i = 0; i < s->o->nthreads; i++)
+		if (s->th[i].state == TS_BLOCKED &&
+		    (best < 0 || s->th[i].blocked_at < s->th[best].blocked_at))
+			best = (int)i;
+	if (best < 0)
+		return 0;
+	struct sobj *ob = &s->obj[s->th[best].blocked_on];
+	for (int prev = -1, t = ob->head; t >= 0; prev = t, t = s->th[t].next)
+		if (t == best) {
+			if (prev >= 0)
+				s->th[prev].next = s->th[t].next;
+			else
+				ob->head = s->th[t].next;
+			if (ob->tail == t)
+				ob->tail = prev;
+			break;
+		}
+	s->forced++;
+	return ptb_sim_wake(s, best, -1) < 0 ? -1 : 1;
+}
+
+/* One step of the clock: to the next end of a burst or of a delay.
+ * 0 stepped, 1 every thread is done, -1 no memory. */
+static int step(struct sim *s)
+{
+	int n = (int)s->o->nthreads, runnable = 0, first = -1;
+	double next_delay = INFINITY, min_left = INFINITY;
+	for (int i = 0; i < n; i++) {
+		struct sthread *th = &s->th[i];
+		if (th->state == TS_RUN && th->left > 0) {
+			runnable++;
+			if (th->left < min_left)
+				min_left = th->left, first = i;
+		} else if (th->state == TS_DELAYED && th->until < next_delay) {
+			next_delay = th->until;
+		}
+	}
+	if (!runnable && next_delay == INFINITY) {
+		int f = force(s);
+		return f < 0 ? -1 : f == 0 ? 1 : 0;
+	}
+	double rate = runnable > s->cpus ? (double)s->cpus / runnable : 1.0;
+	double dt = runnable ? min_left / rate : INFINITY;
+	if (next_delay - s->now < dt)
+		dt = next_delay - s->now, first = -1;
+	if (dt < 0)
+		dt = 0;
+	s->now += dt;
+	for (int i = 0; i < n; i++) {
+		struct sthread *th = &s->th[i];
+		if (th->state == TS_RUN && th->left > 0) {
+			th->left -= rate * dt;
+			if (i == first || th->left <= 1e-6 * (1 + fabs(th->left)))
+				th->left = 0, s->work[s->nwork++] = i;
+		} else if (th->state == TS_DELAYED && th->until <= s->now) {
+			if (ptb_sim_wake(s, i, i))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int start(struct sim *s)
+{
+	uint32_t n = s->o->nthreads;
+	s->th = calloc(n, sizeof *s->th);
+	s->work = malloc((4 * (size_t)n + 4) * sizeof *s->work);
+	if (!s->th || !s->work)
+		return -1;
+	int *created = calloc(n, sizeof *created);
+	if (!created)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		for (size_t k = 0; k < s->o->th[i].n; k++)
+			if (s->o->th[i].op[k].kind == PTB_OP_CREATE && s->o->th[i].op[k].arg < n)
+				created[s->o->th[i].op[k].arg] = 1;
+	for (uint32_t i = 0; i < n; i++) {
+		struct sthread *th = &s->th[i];
+		th->creator = -1, th->next = -1;
+		th->state = TS_UNBORN;
+		if (!s->o->th[i].n)
+			th->state = TS_DONE;
+		else if (i == 0 || !created[i]) {     /* begins when it began */
+			th->state = TS_DELAYED, th->pc = (size_t)-1;
+			th->until = (double)(s->o->th[i].start_t - s->o->th[0].start_t);
+			th->born = th->until;
+			th->blocked_at = 0, th->blocked_on = -1;
+		}
+	}
+	free(created);
+	return 0;
+}
+
+static void visit(const struct sim *s, const struct ptb_sim_visitor *v)
+{
+	for (uint32_t i = 0; i < s->o->nthreads; i++) {
+		const struct sthread *th = &s->th[i];
+		if (!s->o->th[i].n)
+			continue;
+		v->thread(v->ctx, (int)i, th->born, th->until);
+		for (size_t k = 0; k < th->nw; k++)
+			if (th->w[k].obj >= 0 && th->w[k].at > th->w[k].from)
+				v->wait(v->ctx, (int)i, th->w[k].from, th->w[k].at,
+					s->obj[th->w[k].obj].kind, s->obj[th->w[k].obj].addr);
+	}
+}
+
+int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r,
+		const struct ptb_sim_visitor *v)
+{
+	struct sim s = { .o = o, .cpus = cpus };
+	memset(r, 0, sizeof *r);
+	int rc = start(&s);
+	while (rc == 0) {
+		rc = settle(&s);
+		if (rc == 0)
+			rc = step(&s);
+	}
+	if (rc == 1) {
+		r->cpus = cpus, r->wall_ns = s.now, r->cpu_ns = o->cpu_ns;
+		r->ops = s.ops, r->forced = s.forced;
+		rc = ptb_sim_path(&s, r);
+		if (v && !rc)
+			visit(&s, v);
+	}
+	for (uint32_t i = 0; s.th && i < o->nthreads; i++)
+		free(s.th[i].w);
+	for (size_t i = 0; i < s.nobj; i++)
+		free(s.obj[i].tok);
+	free(s.th), free(s.work), free(s.obj), free(s.slot);
+	return rc;
+}

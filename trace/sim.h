@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The discrete-event simulation of `ptbench predict`: the operations of a
+ * trace (trace/ops.h) replayed on N CPUs.  Each thread runs its recorded
+ * CPU bursts; each operation does what it means (a released mutex goes to
+ * the first waiter, a signal wakes one waiter that was waiting before it
+ * was sent, a broadcast all of them, a barrier opens on its last arrival,
+ * a join waits for the exit, a semaphore counts); runnable threads share
+ * the CPUs fairly when they outnumber them (processor sharing); sleeps and
+ * timed-out waits keep their recorded length.  Limits are found on the
+ * critical path: from the thread that ends last, back through who woke
+ * whom, the objects through which it passed from thread to thread.
+ */
+#ifndef PTB_TRACE_SIM_H
+#define PTB_TRACE_SIM_H
+
+#include <stdint.h>
+
+#include "trace/ops.h"
+
+#define PTB_SIM_LIMITS 5
+
+struct ptb_sim_limit {
+	int kind;                /* enum ptb_op_kind of the waits */
+	uint64_t obj, site;      /* the object; the call site of its longest wait */
+	double path_ns;          /* critical path that ran up to a release of it */
+	double wait_ns;          /* waited by all threads */
+	uint64_t waits;
+};
+
+struct ptb_sim_result {
+	int cpus;
+	double wall_ns, cpu_ns;
+	uint64_t ops;            /* operations replayed */
+	uint64_t forced;         /* waits released because nothing else could run */
+	int nlimits;
+	struct ptb_sim_limit limits[PTB_SIM_LIMITS];
+};
+
+/* What a reader of the simulated run is shown once it is over: each
+ * thread's life, then its waits in order (times in ns of the replay). */
+struct ptb_sim_visitor {
+	void *ctx;
+	void (*thread)(void *ctx, int tid, double born, double ended);
+	void (*wait)(void *ctx, int tid, double from, double to, int kind, uint64_t obj);
+};
+
+/* 0, or -1 when out of memory.  v may be NULL. */
+int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r,
+		const struct ptb_sim_visitor *v);
+
+#endif
