@@ -150,6 +150,23 @@ static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r,
 	return 0;
 }
 
+/* One note for every CPU count whose replay had to release a wait by force,
+ * rather than one note per count repeating the same sentence. */
+static void print_forced(const struct ptb_sim_result *r, int n)
+{
+	const char *sep = "\nnote: waits released by force (the replay met an order the "
+			  "recording never took):";
+	for (int i = 0; i < n; i++) {
+		if (!r[i].forced)
+			continue;
+		printf("%s %llu at %d CPU%s", sep, (unsigned long long)r[i].forced, r[i].cpus,
+		       r[i].cpus == 1 ? "" : "s");
+		sep = ",";
+	}
+	if (sep[0] == ',')
+		printf("\n");
+}
+
 static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
 			double base, double untraced)
 {
@@ -178,11 +195,7 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 		       "calls (I/O, raw futexes, pipes, other processes): left out, as if\n"
 		       "      those waits were for nothing (--check refuses such a trace)\n",
 		       100 * untraced);
-	for (int i = 0; i < n; i++)
-		if (r[i].forced)
-			printf("\nnote: at %d CPUs, %llu waits were released by force (the replay "
-			       "met an order the recording never took)\n", r[i].cpus,
-			       (unsigned long long)r[i].forced);
+	print_forced(r, n);
 }
 
 /* The Chrome trace's writer: complete events ("X"), microseconds, one
