@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "record/model.h"
 #include "report/format.h"
 #include "text/text.h"
 
@@ -149,3 +150,8 @@ void ptb_footnotes_free(struct ptb_footnotes *f)
 	json_decref(f->index);
 	*f = (struct ptb_footnotes){ 0 };
 }
+
+const char ptb_disturbed_legend[] =
+	"Values marked " PTB_DISTURBED_MARK " were measured while other processes, or the "
+	"hypervisor, took more than 10 % of the PUs they ran on: what the benchmark got "
+	"on a busy machine, not its cost on a machine of its own.";

@@ -17,6 +17,10 @@
  * fewer integer digits than the value has, never scientific notation
  * (265.9 -> "266", 0.0383 -> "0.0383").  "" for NAN. */
 void ptb_fmt_us(char *buf, size_t len, double ns);
+
+/* What a value marked PTB_DISTURBED_MARK means, said once under a table
+ * (docs/design.md section 11). */
+extern const char ptb_disturbed_legend[];
 /* A number as data: integers exactly, reals in the fewest digits that
  * read back to the same double.  "" for NULL or a non-number. */
 void ptb_fmt_jnum(char *buf, size_t len, const json_t *v);

@@ -104,6 +104,8 @@ static void notes_text(char *buf, size_t len, const json_t *notes)
 static void status_note(char *buf, size_t len, const struct ptb_record *r)
 {
 	buf[0] = 0;
+	if (r->disturbed_only)
+		return;    /* the legend says it */
 	if (r->status == PTB_UNSTABLE && r->samples_are_trials) {
 		ptb_textf(buf, len, "unstable: %s", r->reason ? r->reason : "the CI is wider than the target");
 	} else if (r->status == PTB_UNSTABLE) {
@@ -136,7 +138,8 @@ static void point_marks(const struct ptb_record *r, struct ptb_footnotes *fn, ch
 {
 	char note[512];
 	const json_t *notes = json_object_get(r->json, "notes");
-	snprintf(marks, len, "%s", r->status == PTB_UNSTABLE ? "*" : "");
+	snprintf(marks, len, "%s%s", r->status == PTB_UNSTABLE && !r->disturbed_only ? "*" : "",
+		 r->disturbed ? PTB_DISTURBED_MARK : "");
 	status_note(note, sizeof note, r);
 	if (*note)
 		add_mark(marks, len, fn, note);
@@ -304,6 +307,16 @@ static void absent_line(FILE *out, unsigned absent)
 		fprintf(out, "\nNot on this machine: %s\n", text);
 }
 
+/* The legend of the disturbed mark, once, when a row has it. */
+static void disturbed_line(FILE *out, const struct line *l, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (l[i].rec->disturbed) {
+			fprintf(out, "\n%s\n", ptb_disturbed_legend);
+			return;
+		}
+}
+
 void ptb_report_table(FILE *out, const struct ptb_runfile *run, const struct ptb_report_opts *o)
 {
 	const char *main_heads[] = { "Test", run->host ?: "value" };
@@ -319,6 +332,7 @@ void ptb_report_table(FILE *out, const struct ptb_runfile *run, const struct ptb
 	if (rows && logp) {
 		section(out, rows, n, 1, main_heads, point_cells, &fn);
 		absent_line(out, absent);
+		disturbed_line(out, rows, n);
 		if (nlogp) {
 			fprintf(out, "\nLogP parameters in µs (L = RTT/2 - o_s - o_r; "
 				"g the gap between sends)\n");

@@ -62,6 +62,7 @@ struct table {
 	json_t *index;             /* row identity -> index into row */
 	struct ptb_footnotes notes;
 	bool any_unstable;
+	bool any_disturbed;
 };
 
 int ptb_table_format_from_name(const char *name)
@@ -229,9 +230,13 @@ static void value_cell(struct table *t, const struct row *r, const struct ptb_re
 		value_text(t, rec, v, buf, len);
 	if (!isnan(v) && !r->sub && t->stat == PTB_STAT_MEAN && isfinite(hw))
 		ptb_appendf(buf, len, hw < 1 ? " \u00b1<1 %%" : " \u00b1%.0f %%", hw);
-	if (rec->status == PTB_UNSTABLE && !isnan(v)) {
+	if (rec->status == PTB_UNSTABLE && !rec->disturbed_only && !isnan(v)) {
 		ptb_appendf(buf, len, "%s", UNSTABLE_MARK);
 		t->any_unstable = true;
+	}
+	if (rec->disturbed && !isnan(v)) {
+		ptb_appendf(buf, len, "%s", PTB_DISTURBED_MARK);
+		t->any_disturbed = true;
 	}
 }
 
@@ -256,7 +261,7 @@ static void table_cell(struct table *t, const struct row *r, int c, char *buf, s
 		value_cell(t, r, rec, &note, buf, len);
 	else
 		ptb_textf(buf, len, "%s", rec->status == PTB_NA ? "N/A" : rec->status_name);
-	cell_mark(t, &m, rec->reason);
+	cell_mark(t, &m, rec->disturbed_only ? NULL : rec->reason);   /* the legend says it */
 	cell_mark(t, &m, note);
 	json_array_foreach(json_object_get(rec->json, "footnotes"), i, fn)
 		cell_mark(t, &m, json_string_value(fn));
@@ -368,7 +373,7 @@ static const char unstable_legend[] =
 static int build_notes(const struct table *t, struct ptb_grid *n)
 {
 	char num[16];
-	if (ptb_grid_init(n, t->notes.n + t->any_unstable, 2, 2))
+	if (ptb_grid_init(n, t->notes.n + t->any_unstable + t->any_disturbed, 2, 2))
 		return -1;
 	for (int i = 0; i < t->notes.n; i++) {
 		snprintf(num, sizeof num, "[%d]", i + 1);
@@ -378,6 +383,10 @@ static int build_notes(const struct table *t, struct ptb_grid *n)
 	if (t->any_unstable) {
 		ptb_grid_set(n, t->notes.n, 0, UNSTABLE_MARK);
 		ptb_grid_set(n, t->notes.n, 1, unstable_legend);
+	}
+	if (t->any_disturbed) {
+		ptb_grid_set(n, t->notes.n + t->any_unstable, 0, PTB_DISTURBED_MARK);
+		ptb_grid_set(n, t->notes.n + t->any_unstable, 1, ptb_disturbed_legend);
 	}
 	return 0;
 }
@@ -405,6 +414,8 @@ static void print_html(FILE *out, const struct table *t, const char *caption,
 	fputs("<div class=\"notes\">\n", out);
 	if (t->any_unstable)
 		ptb_page_para(out, NULL, unstable_legend);
+	if (t->any_disturbed)
+		ptb_page_para(out, NULL, ptb_disturbed_legend);
 	for (int i = 0; i < t->notes.n; i++) {
 		fprintf(out, "<p>[%d] ", i + 1);
 		ptb_html_text(out, t->notes.text[i]);
@@ -441,6 +452,8 @@ static int print_table(FILE *out, struct table *t, const struct ptb_table_opts *
 		fputc('\n', out);
 		if (t->any_unstable)
 			fprintf(out, "%s\n", unstable_legend);
+		if (t->any_disturbed)
+			fprintf(out, "%s\n", ptb_disturbed_legend);
 		ptb_footnotes_print(out, &t->notes);
 		print_md_machines(out, &m);
 		break;
