@@ -155,3 +155,17 @@ const char ptb_disturbed_legend[] =
 	"Values marked " PTB_DISTURBED_MARK " were measured while other processes, or the "
 	"hypervisor, took more than 10 % of the PUs they ran on: what the benchmark got "
 	"on a busy machine, not its cost on a machine of its own.";
+
+static const char unstable_legend[] =
+	"Values marked " PTB_UNSTABLE_MARK " are unstable: the stopping rule never held; "
+	"the figure is that of the timings taken.";
+
+int ptb_mark_legends(bool unstable, bool disturbed, const char *mark[2], const char *text[2])
+{
+	int n = 0;
+	if (unstable)
+		mark[n] = PTB_UNSTABLE_MARK, text[n++] = unstable_legend;
+	if (disturbed)
+		mark[n] = PTB_DISTURBED_MARK, text[n++] = ptb_disturbed_legend;
+	return n;
+}

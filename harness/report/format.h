@@ -11,6 +11,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdio.h>
 
 /* ns as µs the way Table 1 prints it: three significant digits, never
@@ -21,6 +22,10 @@ void ptb_fmt_us(char *buf, size_t len, double ns);
 /* What a value marked PTB_DISTURBED_MARK means, said once under a table
  * (docs/design.md section 11). */
 extern const char ptb_disturbed_legend[];
+/* As the run's own table marks an unstable value. */
+#define PTB_UNSTABLE_MARK "*"
+/* The marks a table's values carry, each with its legend: their count. */
+int ptb_mark_legends(bool unstable, bool disturbed, const char *mark[2], const char *text[2]);
 /* A number as data: integers exactly, reals in the fewest digits that
  * read back to the same double.  "" for NULL or a non-number. */
 void ptb_fmt_jnum(char *buf, size_t len, const json_t *v);

@@ -39,8 +39,6 @@ static const char *const format_names[PTB_TABLE_FORMATS] = { "md", "csv", "html"
 
 #define NLOGP PTB_LOGP_NFIELDS
 
-/* As the run's own table marks them. */
-#define UNSTABLE_MARK "*"
 
 struct row {
 	int order, sub, seq;       /* sort keys: rows.c's order, LogP field, arrival */
@@ -231,7 +229,7 @@ static void value_cell(struct table *t, const struct row *r, const struct ptb_re
 	if (!isnan(v) && !r->sub && t->stat == PTB_STAT_MEAN && isfinite(hw))
 		ptb_appendf(buf, len, hw < 1 ? " \u00b1<1 %%" : " \u00b1%.0f %%", hw);
 	if (rec->status == PTB_UNSTABLE && !rec->disturbed_only && !isnan(v)) {
-		ptb_appendf(buf, len, "%s", UNSTABLE_MARK);
+		ptb_appendf(buf, len, "%s", PTB_UNSTABLE_MARK);
 		t->any_unstable = true;
 	}
 	if (rec->disturbed && !isnan(v)) {
@@ -365,28 +363,22 @@ static int build_grid(struct table *t, struct ptb_grid *g)
 
 /* ---- printing ----------------------------------------------------------- */
 
-static const char unstable_legend[] =
-	"Values marked " UNSTABLE_MARK " are unstable: the stopping rule never held; "
-	"the figure is that of the timings taken.";
-
-/* Footnotes as rows "[n]", text (and the unstable legend), for CSV. */
+/* Footnotes as rows "[n]", text (and the marks' legends), for CSV. */
 static int build_notes(const struct table *t, struct ptb_grid *n)
 {
 	char num[16];
-	if (ptb_grid_init(n, t->notes.n + t->any_unstable + t->any_disturbed, 2, 2))
+	const char *mark[2], *text[2];
+	int nl = ptb_mark_legends(t->any_unstable, t->any_disturbed, mark, text);
+	if (ptb_grid_init(n, t->notes.n + nl, 2, 2))
 		return -1;
 	for (int i = 0; i < t->notes.n; i++) {
 		snprintf(num, sizeof num, "[%d]", i + 1);
 		ptb_grid_set(n, i, 0, num);
 		ptb_grid_set(n, i, 1, t->notes.text[i]);
 	}
-	if (t->any_unstable) {
-		ptb_grid_set(n, t->notes.n, 0, UNSTABLE_MARK);
-		ptb_grid_set(n, t->notes.n, 1, unstable_legend);
-	}
-	if (t->any_disturbed) {
-		ptb_grid_set(n, t->notes.n + t->any_unstable, 0, PTB_DISTURBED_MARK);
-		ptb_grid_set(n, t->notes.n + t->any_unstable, 1, ptb_disturbed_legend);
+	for (int i = 0; i < nl; i++) {
+		ptb_grid_set(n, t->notes.n + i, 0, mark[i]);
+		ptb_grid_set(n, t->notes.n + i, 1, text[i]);
 	}
 	return 0;
 }
@@ -412,10 +404,10 @@ static void print_html(FILE *out, const struct table *t, const char *caption,
 	ptb_page_para(out, "caption", caption);
 	ptb_page_grid(out, g);
 	fputs("<div class=\"notes\">\n", out);
-	if (t->any_unstable)
-		ptb_page_para(out, NULL, unstable_legend);
-	if (t->any_disturbed)
-		ptb_page_para(out, NULL, ptb_disturbed_legend);
+	const char *mark[2], *text[2];
+	for (int i = 0, nl = ptb_mark_legends(t->any_unstable, t->any_disturbed, mark, text);
+	     i < nl; i++)
+		ptb_page_para(out, NULL, text[i]);
 	for (int i = 0; i < t->notes.n; i++) {
 		fprintf(out, "<p>[%d] ", i + 1);
 		ptb_html_text(out, t->notes.text[i]);
@@ -434,6 +426,7 @@ static int print_table(FILE *out, struct table *t, const struct ptb_table_opts *
 	struct ptb_grid g = { 0 }, m = { 0 }, n = { 0 };
 	char caption[320];
 	int rc = -1;
+	const char *mark[2], *text[2];
 	bool trials = false;
 	for (int c = 0; c < t->ncols; c++)
 		trials |= t->runs[c]->version > 1;
@@ -450,10 +443,9 @@ static int print_table(FILE *out, struct table *t, const struct ptb_table_opts *
 		fprintf(out, "%s\n\n", caption);
 		ptb_grid_print(out, &g, PTB_GRID_MD, NULL, 0);
 		fputc('\n', out);
-		if (t->any_unstable)
-			fprintf(out, "%s\n", unstable_legend);
-		if (t->any_disturbed)
-			fprintf(out, "%s\n", ptb_disturbed_legend);
+		for (int i = 0; i < ptb_mark_legends(t->any_unstable, t->any_disturbed, mark, text);
+		     i++)
+			fprintf(out, "%s\n", text[i]);
 		ptb_footnotes_print(out, &t->notes);
 		print_md_machines(out, &m);
 		break;
