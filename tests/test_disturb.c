@@ -3,7 +3,9 @@
  * Was the machine the benchmark's (docs/design.md section 11): the verdict
  * on hand-worked windows -- quiet, a co-tenant on the PU, a hypervisor
  * stealing, a window too short for the kernel's ticks to tell, pooling --
- * the PU lists bindings are written in, and /proc/stat read from a file.
+ * a point disturbed when most of its trials were (the short ones judged
+ * together), and then never ok; the PU lists bindings are written in, and
+ * /proc/stat read from a file.
  */
 #include "config.h"
 
@@ -11,6 +13,9 @@
 #include <string.h>
 
 #include "platform/load.h"
+#include "record/model.h"
+#include "run/disturb.h"
+#include "run/record.h"
 #include "stats/disturb.h"
 #include "tap.h"
 
@@ -55,6 +60,78 @@ static void verdicts(void)
 	tap_ok(d.disturbed == -1 && isnan(d.other_share), "an empty window tells nothing");
 }
 
+/* A trial of window w s on one PU, of which it got own s, with its verdict
+ * judged alone as the worker would. */
+static json_t *trial(double w, double own)
+{
+	struct ptb_disturbance d;
+	ptb_disturbance_window(&d, w, 1, 0, 0, own, 0, 1, 0.01);
+	json_t *t = json_pack("{s:s, s:f, s:{s:i, s:f, s:f, s:i, s:f, s:f, s:f, s:f}}",
+			      "status", "ok", "mean", 100.0, "disturbance", "windows", 1,
+			      "window_s", w, "capacity_s", w, "readings", 1, "busy_s", w,
+			      "own_cpu_s", own, "steal_s", 0.0, "tick_s", 0.01);
+	json_object_set_new(t, "disturbed", d.disturbed < 0 ? json_null() :
+			    json_boolean(d.disturbed));
+	return t;
+}
+
+/* ptb_point_disturbance on n1 loaded 1 s trials, n2 quiet ones, n3 short
+ * loaded ones (20 ms, 75 % others), n4 short quiet ones: the verdict as
+ * JSON text, and the trials counted disturbed. */
+static const char *point_verdict(int n1, int n2, int n3, int n4, long *counted)
+{
+	json_t *trials = json_array(), *rec = json_object();
+	static char buf[16];
+	for (int i = 0; i < n1; i++) json_array_append_new(trials, trial(1, 0.5));
+	for (int i = 0; i < n2; i++) json_array_append_new(trials, trial(1, 0.99));
+	for (int i = 0; i < n3; i++) json_array_append_new(trials, trial(0.02, 0.005));
+	for (int i = 0; i < n4; i++) json_array_append_new(trials, trial(0.02, 0.02));
+	ptb_point_disturbance(rec, trials);
+	const json_t *v = json_object_get(rec, "disturbed");
+	snprintf(buf, sizeof buf, "%s", json_is_true(v) ? "true" : json_is_false(v) ? "false" : "null");
+	*counted = (long)json_integer_value(json_object_get(json_object_get(rec, "disturbance"),
+							    "disturbed_trials"));
+	json_decref(trials);
+	json_decref(rec);
+	return buf;
+}
+
+static void points(void)
+{
+	long k;
+	tap_ok(!strcmp(point_verdict(3, 7, 0, 0, &k), "false") && k == 3,
+	       "3 of 10 trials disturbed: the point is not (the median stands among the others)");
+	tap_ok(!strcmp(point_verdict(6, 4, 0, 0, &k), "true") && k == 6, "6 of 10: it is");
+	tap_ok(!strcmp(point_verdict(0, 0, 10, 0, &k), "true") && k == 10,
+	       "10 trials too short to judge alone, judged together: disturbed");
+	tap_ok(!strcmp(point_verdict(0, 6, 0, 4, &k), "false") && k == 0,
+	       "6 quiet and 4 too short: not");
+	tap_ok(!strcmp(point_verdict(3, 3, 0, 4, &k), "null") && k == 3,
+	       "3 disturbed, 3 not, 4 that cannot tell even together: cannot tell");
+
+	/* The record: a tight point of disturbed trials is unstable, not ok. */
+	static const struct ptb_bench b = { .name = "x.y", .per = "op" };
+	double est[10];
+	json_t *trials = json_array();
+	for (int i = 0; i < 10; i++) {
+		est[i] = 100;
+		json_array_append_new(trials, trial(1, i < 6 ? 0.5 : 0.99));
+	}
+	json_t *r = ptb_point_record(&b, NULL, trials, est, 10, "ci", 2, 0, PTB_OK, "");
+	tap_ok(!strcmp(json_string_value(json_object_get(r, "status")), "unstable") &&
+	       !strcmp(json_string_value(json_object_get(r, "reason")), PTB_DISTURBED_REASON) &&
+	       json_is_true(json_object_get(r, "disturbed")),
+	       "a point within its target, 6 of 10 trials disturbed: unstable, with the reason");
+	json_decref(r);
+	trials = json_array();
+	for (int i = 0; i < 10; i++)
+		json_array_append_new(trials, trial(1, i < 3 ? 0.5 : 0.99));
+	r = ptb_point_record(&b, NULL, trials, est, 10, "ci", 2, 0, PTB_OK, "");
+	tap_ok(!strcmp(json_string_value(json_object_get(r, "status")), "ok") &&
+	       json_is_false(json_object_get(r, "disturbed")), "3 of 10: ok");
+	json_decref(r);
+}
+
 static void pu_lists(void)
 {
 	struct ptb_pu_set s = { 0 };
@@ -95,6 +172,7 @@ static void proc_stat(void)
 int main(void)
 {
 	verdicts();
+	points();
 	pu_lists();
 	proc_stat();
 	tap_done();

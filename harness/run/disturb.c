@@ -92,27 +92,50 @@ static void evidence_of(const json_t *o, struct ptb_disturbance *d)
 	d->tick_s = field(o, "tick_s");
 }
 
+/* Most trials disturbed: those judged alone, and those too short to judge
+ * alone judged together.  1 yes, 0 no, -1 cannot tell. */
+static int most_disturbed(int yes, int no, int unsure, const struct ptb_disturbance *short_ones,
+			  int *counted)
+{
+	int n = yes + no + unsure;
+	if (unsure > 0 && short_ones->disturbed >= 0) {
+		yes += short_ones->disturbed ? unsure : 0;
+		unsure = 0;
+	}
+	*counted = yes;
+	return 2 * yes > n ? 1 : 2 * (yes + unsure) > n ? -1 : 0;
+}
+
 bool ptb_point_disturbance(json_t *rec, const json_t *trials)
 {
-	struct ptb_disturbance pool = { 0 }, d;
-	int flagged = 0;
+	struct ptb_disturbance pool = { 0 }, short_ones = { 0 }, d;
+	int yes = 0, no = 0, unsure = 0, counted;
 	const json_t *t;
 	size_t i;
 	json_array_foreach(trials, i, t) {
-		const json_t *o = json_object_get(t, "disturbance");
+		const json_t *o = json_object_get(t, "disturbance"), *v;
 		if (!json_is_object(o))
 			continue;
 		evidence_of(o, &d);
 		ptb_disturbance_add(&pool, &d);
-		flagged += json_is_true(json_object_get(t, "disturbed"));
+		v = json_object_get(t, "disturbed");
+		if (json_is_true(v)) {
+			yes++;
+		} else if (json_is_false(v)) {
+			no++;
+		} else {
+			unsure++;
+			ptb_disturbance_add(&short_ones, &d);
+		}
 	}
 	if (pool.windows == 0) {
 		json_object_set_new(rec, "disturbed", json_null());
 		return false;
 	}
+	int verdict_ = most_disturbed(yes, no, unsure, &short_ones, &counted);
 	json_t *o = evidence_json(&pool);
-	json_object_set_new(o, "disturbed_trials", json_integer(flagged));
-	json_object_set_new(rec, "disturbed", verdict(pool.disturbed));
+	json_object_set_new(o, "disturbed_trials", json_integer(counted));
+	json_object_set_new(rec, "disturbed", verdict(verdict_));
 	json_object_set_new(rec, "disturbance", o);
-	return pool.disturbed == 1;
+	return verdict_ == 1;
 }
