@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -250,7 +251,8 @@ json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *tria
 	}
 	/* A figure taken while others used the point's PUs is what the
 	 * benchmark got, not its cost: never ok (docs/design.md section 11). */
-	if (ptb_point_disturbance(r, trials) && n > 0 && fail == PTB_OK && st == PTB_OK) {
+	bool disturbed = n > 0 && fail == PTB_OK && ptb_point_disturbance(r, trials);
+	if (disturbed && st == PTB_OK) {
 		json_object_set_new(r, "status", text(ptb_status_name(PTB_UNSTABLE)));
 		json_object_set_new(r, "reason", json_string(PTB_DISTURBED_REASON));
 	}
