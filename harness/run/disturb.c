@@ -92,8 +92,9 @@ static void evidence_of(const json_t *o, struct ptb_disturbance *d)
 	d->tick_s = field(o, "tick_s");
 }
 
-/* Most trials disturbed: those judged alone, and those too short to judge
- * alone judged together.  1 yes, 0 no, -1 cannot tell. */
+/* At least half the trials disturbed -- then the median is, or leans on,
+ * a disturbed one: those judged alone, and those too short to judge alone
+ * judged together.  1 yes, 0 no, -1 cannot tell. */
 static int most_disturbed(int yes, int no, int unsure, const struct ptb_disturbance *short_ones,
 			  int *counted)
 {
@@ -103,7 +104,7 @@ static int most_disturbed(int yes, int no, int unsure, const struct ptb_disturba
 		unsure = 0;
 	}
 	*counted = yes;
-	return 2 * yes > n ? 1 : 2 * (yes + unsure) > n ? -1 : 0;
+	return 2 * yes >= n ? 1 : 2 * (yes + unsure) >= n ? -1 : 0;
 }
 
 bool ptb_point_disturbance(json_t *rec, const json_t *trials)

@@ -27,9 +27,9 @@ void ptb_trial_load_start(struct ptb_trial_load *tl, const struct ptb_point *p);
  * when the system could say, the evidence as "disturbance". */
 void ptb_trial_load_end(const struct ptb_trial_load *tl, json_t *rec);
 
-/* The point's "disturbed": true when most of its trials were -- each
+/* The point's "disturbed": true when at least half its trials were -- each
  * judged alone, and those too short to judge alone judged together --
- * false when most were not, null when it cannot tell; and its
+ * false when fewer were, null when it cannot tell; and its
  * "disturbance", the evidence of all its trials pooled, with the count of
  * trials found disturbed.  Returns whether the point was disturbed. */
 bool ptb_point_disturbance(json_t *rec, const json_t *trials);
