@@ -24,6 +24,7 @@ loaded() {
 	name=$1
 	shift
 	n=$(( $("$@" nproc 2>/dev/null || echo 1) * 2 ))
+	[ "$n" -le 256 ] || n=256    # the spinner's most
 	"$@" "$SPIN" "$n" 120 >"$name.ready" &
 	spinner=$!
 	i=0
