@@ -76,6 +76,8 @@ judge() {
 		 test \$(grep -c '^Values marked ! were measured while other processes' '$1.table') = 1"
 	check "$1: the progress line says so" \
 		test "$(grep -c 'disturbed: others took' "$1.err")" = 2
+	check "$1: the run's warnings count them" \
+		grep -q '^  disturbed: 2 of 2 points measured while other processes' "$1.table"
 }
 
 if loaded all; then ok "a run under spinners on every PU"; else not_ok "a run under spinners on every PU"; cat all.err; fi

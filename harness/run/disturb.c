@@ -7,8 +7,10 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "record/model.h"
 #include "run/disturb.h"
 #include "stats/disturb.h"
 
@@ -139,4 +141,23 @@ bool ptb_point_disturbance(json_t *rec, const json_t *trials)
 	json_object_set_new(rec, "disturbed", verdict(verdict_));
 	json_object_set_new(rec, "disturbance", o);
 	return verdict_ == 1;
+}
+
+void ptb_run_disturbance_warning(json_t *run)
+{
+	json_t *warnings = json_object_get(json_object_get(run, "context"), "warnings");
+	const json_t *r;
+	int measured = 0, disturbed = 0;
+	char text[160];
+	size_t i;
+	json_array_foreach(json_object_get(run, "results"), i, r) {
+		const json_t *v = json_object_get(r, "disturbed");
+		measured += v != NULL;
+		disturbed += json_is_true(v);
+	}
+	if (disturbed == 0 || !json_is_array(warnings))
+		return;
+	snprintf(text, sizeof text, "disturbed: %d of %d points measured while other processes "
+		 "used their PUs (values marked " PTB_DISTURBED_MARK ")", disturbed, measured);
+	json_array_append_new(warnings, json_string(text));
 }

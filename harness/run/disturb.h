@@ -34,4 +34,8 @@ void ptb_trial_load_end(const struct ptb_trial_load *tl, json_t *rec);
  * trials found disturbed.  Returns whether the point was disturbed. */
 bool ptb_point_disturbance(json_t *rec, const json_t *trials);
 
+/* At the end of a run: when points were disturbed, a warning in the
+ * context saying how many, beside the load average sampled at the start. */
+void ptb_run_disturbance_warning(json_t *run);
+
 #endif
