@@ -13,10 +13,14 @@
  * records must satisfy their formula, and a derived matrix be square and
  * summed up by its classes.
  * The bounds are generous on purpose: they catch a broken benchmark (a
- * lock that takes 0 ns or a second), never a slow machine.
+ * lock that takes 0 ns or a second), never a slow machine.  A point that
+ * was disturbed (docs/design.md section 13) may exceed the upper bound --
+ * a co-tenant's time slices can make a same-PU spin ping-pong take a tenth
+ * of a second -- but never undercut the lower one: load only slows.
  */
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -174,9 +178,16 @@ static void check_matrix(const json_t *r, const char *what)
 	       what, n, n, values, (long long)pairs);
 }
 
+/* Within the bounds; above the upper one only when disturbed. */
+static bool in_bounds(double v, const double *k, bool disturbed)
+{
+	return v >= k[0] && (v <= k[1] || disturbed);
+}
+
 /* Every kept trial within the bounds, and from three processes at least. */
 static void check_trials(const json_t *r, const char *what, const double *k)
 {
+	bool disturbed = json_is_true(json_object_get(r, "disturbed"));
 	const json_t *t, *trials = json_object_get(r, "trials");
 	json_int_t pids[64];
 	int npids = 0, bad = 0;
@@ -187,7 +198,7 @@ static void check_trials(const json_t *r, const char *what, const double *k)
 		int seen = 0;
 		if (!json_is_number(m))
 			continue;
-		bad += json_number_value(m) < k[0] || json_number_value(m) > k[1];
+		bad += !in_bounds(json_number_value(m), k, disturbed);
 		for (int j = 0; j < npids; j++)
 			seen |= pids[j] == pid;
 		if (!seen && npids < 64)
@@ -235,8 +246,10 @@ static void check_record(const json_t *r)
 		tap_ok(0, "%s: no plausibility bounds (plausible_ns) in its descriptor", what);
 		return;
 	}
-	tap_ok(value >= k[0] && value <= k[1], "%s: %s, value %.4g ns in [%g, %g]",
-	       what, status, value, k[0], k[1]);
+	bool disturbed = json_is_true(json_object_get(r, "disturbed"));
+	tap_ok(in_bounds(value, k, disturbed), "%s: %s%s, value %.4g ns in [%g, %g]%s",
+	       what, status, disturbed ? ", disturbed" : "", value, k[0], k[1],
+	       disturbed ? " (or above)" : "");
 	check_trials(r, what, k);
 	check_binding(r, what);
 	const json_t *notes = json_object_get(r, "notes");

@@ -132,6 +132,9 @@ static int model_record(struct ptb_record *r, const json_t *rec, int version)
 	r->is_derived = json_is_object(json_object_get(rec, "inputs")) ||
 			ptb_logp_mechanism_of(r->bench);
 	r->is_published = json_is_string(json_object_get(rec, "source"));
+	r->disturbed = r->has_value && json_is_true(json_object_get(rec, "disturbed"));
+	r->disturbed_only = r->disturbed && r->status == PTB_UNSTABLE && r->reason &&
+			    !strcmp(r->reason, PTB_DISTURBED_REASON);
 	r->value = r->has_value ? ptb_jnum(rec, version == 1 ? "mean" : "value") : NAN;
 	r->ci_lo = ci_end(rec, 0);
 	r->ci_hi = ci_end(rec, 1);

@@ -17,6 +17,12 @@
 
 #include "ptbench.h"
 
+/* The reason of a point that would have been ok but for the disturbance
+ * of its machine (docs/design.md section 13); tables mark such a point
+ * with PTB_DISTURBED_MARK alone, explained once, instead of a footnote. */
+#define PTB_DISTURBED_REASON "measured while other processes used the PUs it ran on"
+#define PTB_DISTURBED_MARK "!"
+
 /* One record of a result file. */
 struct ptb_record {
 	const json_t *json;         /* the record as read */
@@ -37,6 +43,8 @@ struct ptb_record {
 	double *samples;            /* in ns, in file order */
 	int nsamples;
 	bool samples_are_trials;
+	bool disturbed;             /* "disturbed": true -- the machine was not the benchmark's */
+	bool disturbed_only;        /* unstable for that reason alone */
 };
 
 /* A result file. */

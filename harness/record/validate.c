@@ -40,12 +40,12 @@ static int bad(struct check *c, const char *fmt, ...)
 	return -1;
 }
 
-enum kind { K_STRING, K_NUMBER, K_OBJECT, K_ARRAY, K_SCALAR };
+enum kind { K_STRING, K_NUMBER, K_OBJECT, K_ARRAY, K_SCALAR, K_BOOL };
 
 static const char *const kind_name[] = {
 	[K_STRING] = "a string", [K_NUMBER] = "a number",
 	[K_OBJECT] = "an object", [K_ARRAY] = "an array",
-	[K_SCALAR] = "a number or a string",
+	[K_SCALAR] = "a number or a string", [K_BOOL] = "true or false",
 };
 
 static bool is_kind(const json_t *v, enum kind k)
@@ -56,6 +56,7 @@ static bool is_kind(const json_t *v, enum kind k)
 	case K_OBJECT: return json_is_object(v);
 	case K_ARRAY:  return json_is_array(v);
 	case K_SCALAR: return json_is_number(v) || json_is_string(v);
+	case K_BOOL:   return json_is_boolean(v);
 	}
 	return false;
 }
@@ -179,6 +180,8 @@ static const struct field_rule {
 	{ "modes",            K_ARRAY,   D_FINITE,   OPTIONAL },
 	{ "binding",          K_OBJECT,  D_FINITE,   OPTIONAL },
 	{ "notes",            K_OBJECT,  D_FINITE,   OPTIONAL },
+	{ "disturbed",        K_BOOL,    D_FINITE,   OPTIONAL },
+	{ "disturbance",      K_OBJECT,  D_FINITE,   OPTIONAL },
 	{ "trials",           K_ARRAY,   D_FINITE,   SAMPLED },
 }, trial_fields[] = {
 	/* key                kind       domain      need */
@@ -187,6 +190,25 @@ static const struct field_rule {
 	{ "worker",           K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "round",            K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "elapsed_s",        K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "disturbed",        K_BOOL,    D_FINITE,   OPTIONAL },
+	{ "disturbance",      K_OBJECT,  D_FINITE,   OPTIONAL },
+}, disturbance_fields[] = {
+	/* key                kind       domain      need  (docs/design.md section 13) */
+	{ "windows",          K_NUMBER,  D_COUNT,    ALWAYS },
+	{ "window_s",         K_NUMBER,  D_NONNEG,   ALWAYS },
+	{ "capacity_s",       K_NUMBER,  D_NONNEG,   ALWAYS },
+	{ "readings",         K_NUMBER,  D_COUNT,    ALWAYS },
+	{ "busy_s",           K_NUMBER,  D_NONNEG,   ALWAYS },
+	{ "own_cpu_s",        K_NUMBER,  D_NONNEG,   ALWAYS },
+	{ "other_cpu_s",      K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "other_share",      K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "steal_s",          K_NUMBER,  D_NONNEG,   ALWAYS },
+	{ "steal_share",      K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "preempted",        K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "preempted_per_s",  K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "run_queue",        K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "tick_s",           K_NUMBER,  D_NONNEG,   ALWAYS },
+	{ "disturbed_trials", K_NUMBER,  D_COUNT,    OPTIONAL },
 }, logp_fields[] = {
 	/* key          kind       domain      need */
 	{ "o_s",        K_NUMBER,  D_FINITE,   OPTIONAL },
@@ -266,6 +288,17 @@ static int check_measured(struct check *c, const json_t *rec, enum origin origin
 	return members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true);
 }
 
+/* The evidence of a trial or a point, when it has one; a reader pools
+ * trials' figures, so each must be there and in its domain. */
+static int check_disturbance(struct check *c, const json_t *rec)
+{
+	const json_t *d = json_object_get(rec, "disturbance");
+	if (!json_is_object(d))
+		return 0;
+	return fields(c, d, disturbance_fields,
+		      sizeof disturbance_fields / sizeof *disturbance_fields, NO_VALUE);
+}
+
 static bool status_has_value(const char *status)
 {
 	return !strcmp(status, "ok") || !strcmp(status, "unstable");
@@ -281,7 +314,7 @@ static int check_trial(struct check *c, const json_t *t, size_t i)
 	if (fields(c, t, trial_fields, sizeof trial_fields / sizeof *trial_fields, NO_VALUE) < 0)
 		return -1;
 	const char *status = json_string_value(json_object_get(t, "status"));
-	if (check_status(c, status) < 0 ||
+	if (check_status(c, status) < 0 || check_disturbance(c, t) < 0 ||
 	    check_measured(c, t, status_has_value(status) ? SAMPLES : NO_VALUE) < 0)
 		return -1;
 	snprintf(c->where, sizeof c->where, "%s", where);
@@ -303,7 +336,8 @@ static int check_point(struct check *c, const json_t *rec, enum origin origin)
 	    field(c, bind, "main", K_STRING, OPTIONAL, NO_VALUE) < 0 ||
 	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
 	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0 ||
-	    members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true) < 0)
+	    members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true) < 0 ||
+	    check_disturbance(c, rec) < 0)
 		return -1;
 	json_array_foreach(json_object_get(rec, "trials"), i, t)
 		if (check_trial(c, t, i) < 0)

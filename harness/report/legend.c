@@ -19,6 +19,9 @@ const struct ptb_legend_entry ptb_legend[PTB_MARK_COUNT] = {
 	[PTB_MARK_MODES] = { "~",
 		"the trials fall into separate levels (modes), so the figure depends on how "
 		"often each came up; --verbose lists them" },
+	[PTB_MARK_DISTURBED] = { PTB_DISTURBED_MARK,
+		"disturbed: other processes, or the hypervisor, took more than 10 % of the PUs it "
+		"ran on; what the benchmark got on a busy machine, not its cost on one of its own" },
 	[PTB_MARK_TIME_SLICE] = { "(time slice)",
 		"bounded by the scheduler, not the primitive: a waiter spins on the PU its "
 		"partner needs, so each handover waits out a time slice" },
@@ -37,6 +40,7 @@ static const struct {
 	{ PTB_MARK_UNSTABLE,    "from unstable points",    false },
 	{ PTB_MARK_UNSTABLE,    "# trials give a ",        false },   /* # = a count */
 	{ PTB_MARK_MODES,       "the trials fall into ",   true },
+	{ PTB_MARK_DISTURBED,   PTB_DISTURBED_REASON,      false },
 };
 #define NMARKED (sizeof marked / sizeof marked[0])
 
@@ -45,9 +49,13 @@ unsigned ptb_record_marks(const struct ptb_record *r)
 	const json_t *modes = json_object_get(r->json, "modes");
 	if (!r->has_value)
 		return 0;
+	unsigned disturbed = r->disturbed ? 1u << PTB_MARK_DISTURBED : 0;
 	if (json_array_size(modes) > 1)
-		return 1u << PTB_MARK_MODES;
-	return r->status == PTB_UNSTABLE ? 1u << PTB_MARK_UNSTABLE : 0;
+		return 1u << PTB_MARK_MODES | disturbed;
+	/* unstable for the disturbance alone: the "!" says it */
+	if (r->status == PTB_UNSTABLE && !r->disturbed_only)
+		return 1u << PTB_MARK_UNSTABLE | disturbed;
+	return disturbed;
 }
 
 void ptb_marks_text(char *buf, size_t len, unsigned marks)

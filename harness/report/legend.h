@@ -3,7 +3,8 @@
  * The marks a table sets beside a figure or a label instead of a footnote
  * per row, each explained once in a legend under the table: "*" for a
  * figure whose trials disagree more than the stopping rule allows, "~" for
- * one whose trials fall into modes, "(time slice)" for a row bounded by the
+ * one whose trials fall into modes, "!" for one measured while other
+ * processes used its PUs, "(time slice)" for a row bounded by the
  * scheduler.  A new mark is one enum value and one row of ptb_legend.
  */
 #ifndef PTB_REPORT_LEGEND_H
@@ -17,6 +18,7 @@
 enum ptb_mark {
 	PTB_MARK_UNSTABLE,       /* status unstable */
 	PTB_MARK_MODES,          /* the trials fall into more than one mode */
+	PTB_MARK_DISTURBED,      /* "disturbed": others used the point's PUs */
 	PTB_MARK_TIME_SLICE,     /* a row label's: struct ptb_row.time_sliced */
 	PTB_MARK_COUNT
 };

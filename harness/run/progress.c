@@ -23,6 +23,20 @@ static void point_name(const json_t *rec, char *buf, size_t len)
 	free(key);
 }
 
+/* ", disturbed: others took 48 % of its PUs", or "" (docs/design.md section 13) */
+static const char *disturbed_text(const json_t *rec)
+{
+	static char buf[96];
+	const json_t *d = json_object_get(rec, "disturbance");
+	buf[0] = 0;
+	double steal = json_number_value(json_object_get(d, "steal_share"));
+	if (json_is_true(json_object_get(rec, "disturbed")))
+		snprintf(buf, sizeof buf, ", disturbed: others took %.0f %% of its PUs%s",
+			 100 * json_number_value(json_object_get(d, "other_share")),
+			 steal >= 0.005 ? ", the hypervisor some too" : "");
+	return buf;
+}
+
 void ptb_progress_done(int done, const json_t *rec)
 {
 	char what[256];
@@ -30,9 +44,10 @@ void ptb_progress_done(int done, const json_t *rec)
 	bool tty = isatty(STDERR_FILENO);
 	point_name(rec, what, sizeof what);
 	if (!strcmp(st, "ok") || !strcmp(st, "unstable"))
-		fprintf(stderr, "%s[%d] %-48s %12.1f ns +-%.1f %%  %s%s", tty ? "\r\033[K" : "",
+		fprintf(stderr, "%s[%d] %-48s %12.1f ns +-%.1f %%  %s%s%s", tty ? "\r\033[K" : "",
 			done, what, json_number_value(json_object_get(rec, "value")),
-			json_number_value(json_object_get(rec, "ci_halfwidth_pct")), st, tty ? "" : "\n");
+			json_number_value(json_object_get(rec, "ci_halfwidth_pct")), st,
+			disturbed_text(rec), tty ? "" : "\n");
 	else
 		fprintf(stderr, "%s[%d] %-48s %s: %s%s", tty ? "\r\033[K" : "", done, what, st,
 			json_string_value(json_object_get(rec, "reason")) ?: "", tty ? "" : "\n");

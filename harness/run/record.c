@@ -8,9 +8,12 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "record/model.h"
+#include "run/disturb.h"
 #include "run/record.h"
 #include "stats/trials.h"
 #include "text/text.h"
@@ -245,6 +248,13 @@ json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *tria
 		json_t *first = json_array_get(trials, 0), *v;
 		if (first && (v = json_object_get(first, "notes")))
 			json_object_set(r, "notes", v);
+	}
+	/* A figure taken while others used the point's PUs is what the
+	 * benchmark got, not its cost: never ok (docs/design.md section 13). */
+	bool disturbed = n > 0 && fail == PTB_OK && ptb_point_disturbance(r, trials);
+	if (disturbed && st == PTB_OK) {
+		json_object_set_new(r, "status", text(ptb_status_name(PTB_UNSTABLE)));
+		json_object_set_new(r, "reason", json_string(PTB_DISTURBED_REASON));
 	}
 	json_object_set_new(r, "trials", trials);
 	return r;

@@ -26,6 +26,7 @@
 #include "record/model.h"
 #include "record/runfile.h"
 #include "record/target.h"
+#include "run/disturb.h"
 #include "run/runner.h"
 #include "run/suite.h"
 #include "run/worker.h"
@@ -138,6 +139,7 @@ static void derive(json_t *run)
 static void finish(struct ptb_run_state *rs)
 {
 	derive(rs->run);
+	ptb_run_disturbance_warning(rs->run);
 	json_object_set_new(rs->run, "status",
 			    json_string(ptb_run_interrupted ? "interrupted" : "complete"));
 	save(rs);

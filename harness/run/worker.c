@@ -24,6 +24,7 @@
 #include "engine/place.h"
 #include "machine/system.h"
 #include "platform/process.h"
+#include "run/disturb.h"
 #include "run/record.h"
 #include "run/suite.h"
 #include "run/worker.h"
@@ -105,7 +106,11 @@ static json_t *measure_point(const struct ptb_limits *run, bool quick, struct pt
 	struct bench_timer bt = { p, &p->sys->clock };
 	struct ptb_timer t = { time_point, timer_now, &bt,
 			       p->sys->clock.overhead_ns, p->sys->clock.resolution_ns };
+	struct ptb_trial_load load;
+	ptb_trial_load_start(&load, p);
 	int rc = ptb_measure(&l, &t, b->ops_per_iter > 0 ? b->ops_per_iter : 1, &m);
+	json_t *disturbance = json_object();
+	ptb_trial_load_end(&load, disturbance);
 	ptb_clients_cancel(p);
 	if (b->teardown)
 		b->teardown(p);
@@ -117,6 +122,8 @@ static json_t *measure_point(const struct ptb_limits *run, bool quick, struct pt
 				      measured ? &m : NULL, l.rule);
 	if (rc == 0)
 		note_limits(rec, &l, run);
+	json_object_update(rec, disturbance);
+	json_decref(disturbance);
 	ptb_measurement_free(&m);
 	return rec;
 }
