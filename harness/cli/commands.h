@@ -17,6 +17,7 @@ int ptb_cmd_compare(int argc, char **argv);
 int ptb_cmd_worker(int argc, char **argv);
 int ptb_cmd_ab(int argc, char **argv);
 int ptb_cmd_plot(int argc, char **argv);
+int ptb_cmd_profile(int argc, char **argv);
 
 struct ptb_run_opts;
 /* The options of `run` (argv[0] is the command word, for messages): 0 with
