@@ -3,7 +3,7 @@
  * system-call hooks.  Every load and store becomes a call of pp_on_access
  * with the instruction's address and the number of guest instructions
  * executed since the previous call, so that each thread's logical time is
- * its own instruction count (merge.c). */
+ * its own instruction count (merge.c), the C library's aside. */
 #include <pub_tool_basics.h>
 #include <pub_tool_tooliface.h>
 #include <pub_tool_libcassert.h>
@@ -102,7 +102,11 @@ static void access_call(Instr *in, IRExpr *addr, Int size, UInt kind, IRExpr *gu
 }
 
 /* Code of the C library and the dynamic loader: its accesses are modelled
- * but do not order the threads (merge.c explains why). */
+ * but do not order the threads (merge.c explains why), and its
+ * instructions take no logical time: how many of them a thread runs
+ * depends on timing (a lock's spin, a retried compare-and-swap, whether
+ * another thread got somewhere first), which would make the counts differ
+ * from run to run. */
 static Bool in_system_library(Addr ip)
 {
 	const HChar *obj;
@@ -118,9 +122,10 @@ static void instrument_stmt(Instr *in, IRTypeEnv *tyenv, IRStmt *st)
 {
 	switch (st->tag) {
 	case Ist_IMark:
-		in->delta++;
 		in->ip = st->Ist.IMark.addr;
 		in->lib = in_system_library(in->ip);
+		if (!in->lib)    /* the C library's counts vary with timing (spins, retries) */
+			in->delta++;
 		break;
 	case Ist_WrTmp:
 		if (st->Ist.WrTmp.data->tag == Iex_Load)

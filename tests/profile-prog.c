@@ -17,7 +17,7 @@ static long n;
 
 static struct { volatile int turn; } __attribute__((aligned(64))) pingpong;
 static struct { volatile int a, b; } __attribute__((aligned(64))) adjacent;
-static struct { volatile int a; char pad[60]; volatile int b; } __attribute__((aligned(64))) apart;
+static struct { volatile int a; char pad[60]; volatile int b; } __attribute__((aligned(128))) apart;
 static volatile int *heap;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static long counter;
