@@ -19,7 +19,29 @@
 #include "profile/prof.h"
 #include <pub_tool_libcproc.h>
 
-PP_Config pp_cfg = { 64, 6, 1000, NULL };
+PP_Config pp_cfg = { 64, 6, 100, 0, 0, NULL };
+
+static Bool pow2(ULong v) { return v && !(v & (v - 1)); }
+
+/* SIZE:WAYS:LINE in bytes, e.g. 16384:4:32. */
+static Bool parse_cache(const HChar *s)
+{
+	HChar *end;
+	Long size = VG_(strtoll10)(s, &end), ways, line;
+	if (*end != ':')
+		return False;
+	ways = VG_(strtoll10)(end + 1, &end);
+	if (*end != ':')
+		return False;
+	line = VG_(strtoll10)(end + 1, &end);
+	if (*end || size <= 0 || ways <= 0 || ways > 64 || line < 8 || line > 4096 || !pow2(line) ||
+	    size > (1LL << 31) || size % (ways * line) || !pow2(size / (ways * line)))
+		return False;
+	pp_cfg.cache_size = (UInt)size;
+	pp_cfg.ways = (UInt)ways;
+	pp_cfg.line = (UInt)line;
+	return True;
+}
 
 static Bool pp_option(const HChar *arg)
 {
@@ -33,6 +55,9 @@ static Bool pp_option(const HChar *arg)
 		if (v < 1 || v > 1000000000)
 			VG_(fmsg_bad_option)(arg, "the quantum must be from 1 to 1000000000\n");
 		pp_cfg.quantum = (ULong)v;
+	} else if (VG_STR_CLO(arg, "--cache", s)) {
+		if (!parse_cache(s))
+			VG_(fmsg_bad_option)(arg, "--cache=SIZE:WAYS:LINE, SIZE/(WAYS*LINE) a power of two\n");
 	} else if (VG_STR_CLO(arg, "--out-file", s)) {
 		pp_cfg.out = s;
 	} else
@@ -43,7 +68,8 @@ static Bool pp_option(const HChar *arg)
 static void pp_usage(void)
 {
 	VG_(printf)("    --line-size=B   cache line size in bytes [64]\n"
-		    "    --quantum=N     instructions per lockstep step [1000]\n"
+		    "    --quantum=N     instructions per lockstep step [100]\n"
+		    "    --cache=S:W:L   finite LRU caches of S bytes, W ways, L-byte lines\n"
 		    "    --out-file=F    where the result is written\n");
 }
 

@@ -26,6 +26,7 @@ typedef struct Rec {           /* one cache's history of one line */
 	struct Rec *next;
 	UInt slot;
 	Bool open, truesh;
+	Bool evicted;              /* lost its copy to replacement, not to another cache */
 	ULong inval;               /* bytes others wrote since this copy was lost */
 	ULong pending;             /* those of them the current lifetime may use */
 	UInt nm;                   /* coherence misses in this lifetime, by object */
@@ -154,8 +155,26 @@ static void start_life(Line *l, Rec *r, UInt s, Addr a, Addr ip, Bool write)
 	VG_(memset)(r->cnt, 0, sizeof r->cnt);
 	if (cold)
 		pp_thr[s].cold++;
+	else if (r->evicted)
+		pp_thr[s].repl++;
 	else
 		count_miss(l, r, s, a, ip, write);
+	r->evicted = False;
+}
+
+/* Slot s's cache evicted line `key` (~0: nothing) to make room. */
+static void make_room(UInt s, UWord key)
+{
+	Line *l;
+	Rec *r;
+	if (key == ~(UWord)0 || !(l = VG_(HT_lookup)(lines, key)))
+		return;
+	r = rec_of(l, s);
+	close_life(r);
+	r->evicted = True;
+	l->sharers &= ~(1ULL << s);
+	if (!l->sharers)
+		l->dirty = False;         /* written back */
 }
 
 static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip)
@@ -173,8 +192,11 @@ static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip)
 	} else {
 		if (!valid || l->sharers != me) {
 			for (o = l->recs; o; o = o->next)
-				if (o != r && (l->sharers & (1ULL << o->slot)))
+				if (o != r && (l->sharers & (1ULL << o->slot))) {
 					close_life(o);
+					if (pp_cache_finite())
+						pp_cache_drop(o->slot, l->key);
+				}
 			l->sharers = me;
 			if (valid)
 				count_miss(l, r, s, a, ip, True);   /* an upgrade */
@@ -188,6 +210,8 @@ static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip)
 	}
 	if (r->pending & m)
 		r->truesh = True;
+	if (pp_cache_finite())
+		make_room(s, pp_cache_touch(s, l->key));
 }
 
 void pp_model_event(Int slot, const PP_Event *e)

@@ -120,11 +120,16 @@ void pp_write_result(void)
 		return;
 	}
 	VG_(fprintf)(f, "{\"tool\":\"ptbprof\",\"line_size\":%u,\"quantum\":%llu,\"threads\":%u,"
-		     "\"threads_started\":%u,\"forced_merges\":%llu,\"thread_totals\":[",
+		     "\"threads_started\":%u,\"forced_merges\":%llu,",
 		     pp_cfg.line, pp_cfg.quantum, nslots, pp_nthreads, pp_forced);
+	if (pp_cache_finite())
+		VG_(fprintf)(f, "\"cache\":{\"size\":%u,\"ways\":%u,\"line\":%u},",
+			     pp_cfg.cache_size, pp_cfg.ways, pp_cfg.line);
+	VG_(fprintf)(f, "\"thread_totals\":[");
 	for (s = 0; s < nslots; s++)
-		VG_(fprintf)(f, "%s{\"thread\":%u,\"cold_misses\":%llu,\"read_misses\":%llu,\"write_misses\":%llu}",
-			     s ? "," : "", s + 1, pp_thr[s].cold, pp_thr[s].rd, pp_thr[s].wr);
+		VG_(fprintf)(f, "%s{\"thread\":%u,\"cold_misses\":%llu,\"replacement_misses\":%llu,"
+			     "\"read_misses\":%llu,\"write_misses\":%llu}",
+			     s ? "," : "", s + 1, pp_thr[s].cold, pp_thr[s].repl, pp_thr[s].rd, pp_thr[s].wr);
 	VG_(fprintf)(f, "],\"objects\":[");
 	for (i = 0; i < pp_nobjs; i++) {
 		ULong any = 0;

@@ -31,7 +31,7 @@ typedef struct {
 	ULong ts;                 /* logical time while not running */
 	PP_Event *buf;
 	UWord head, n, cap;
-	ULong cold, rd, wr;       /* totals of the thread's cache */
+	ULong cold, rd, wr, repl; /* totals of the thread's cache (repl: after an eviction) */
 	Addr stack_lo, stack_hi;
 	Addr ctid;                /* cleared and woken by the kernel at its exit */
 	Addr waddr;               /* the futex it waits on while blocked */
@@ -41,6 +41,7 @@ typedef struct {
 typedef struct {
 	UInt line, shift;         /* line size in bytes and its log2 */
 	ULong quantum;            /* instructions per step of the lockstep */
+	UInt cache_size, ways;    /* a finite LRU cache; ways 0: unbounded */
 	const HChar *out;         /* where the result goes */
 } PP_Config;
 
@@ -67,6 +68,11 @@ void pp_slot_end(ThreadId tid);
 void pp_model_init(void);
 void pp_model_event(Int slot, const PP_Event *e);
 void pp_model_finish(void);
+
+/* cache.c */
+Bool pp_cache_finite(void);
+UWord pp_cache_touch(UInt s, UWord key);
+void pp_cache_drop(UInt s, UWord key);
 
 /* objects.c */
 typedef struct {

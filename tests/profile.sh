@@ -88,6 +88,27 @@ check "mutex: >= 95 % of the lock's and counter's misses are true sharing ($t tr
 	test $((t + f)) -gt 0 -a $((100 * t)) -ge $((95 * (t + f)))
 check "mutex: the program's exit status 0" test "$("$JGET" mutex.json exit_status)" = 0
 
+# The study's radix sort: a lock per histogram entry (Version I) moves the
+# lock's line far more often than one lock around the loop (Version II).
+for v in 1 2; do
+	prof radix$v.json -- "$PROFILE_RADIX" $v 1024
+	check "radix sort, Version $v: sorted (exit 0)" test "$("$JGET" radix$v.json exit_status)" = 0
+done
+m1=$(( $(obj radix1.json lock read_misses) + $(obj radix1.json lock write_misses) ))
+m2=$(( $(obj radix2.json lock read_misses) + $(obj radix2.json lock write_misses) ))
+check "radix sort: Version I's lock misses ($m1) >= 5 x Version II's ($m2)" test "$m1" -ge $((5 * m2))
+check "radix sort, Version II: the lock moves a few times a pass ($m2 <= 64)" test "$m2" -le 64
+check "radix sort, Version I: the lock is true sharing" test "$(obj radix1.json lock verdict)" = "true sharing"
+
+# --cache: finite LRU caches; a working set beyond them misses on its own.
+prof lru.json --cache 1K:2:64 -- "$prog" apart $n
+check "--cache: recorded" test "$("$JGET" lru.json cache.size):$("$JGET" lru.json cache.ways)" = 1024:2
+check "--cache: no coherence verdict from replacement" test "$("$JGET" lru.json 'objects.*.verdict' | grep -vc '^none$')" = 0
+prof lru32.json --cache 16K:4:32 -- "$PROFILE_RADIX" 2 1024
+r=$("$JGET" lru32.json 'thread_totals.*.replacement_misses' | awk '{ s += $1 } END { print s + 0 }')
+check "--cache 16K:4:32: the radix sort's 8 KiB buffers and more replace lines ($r)" test "$r" -gt 0
+check "--cache 16K:4:32: 32-byte lines" test "$("$JGET" lru32.json line_size)" = 32
+
 # Output, exit status and crash pass through.
 "$PTBENCH" profile -- "$prog" exit 7 >exit.out 2>exit.err; rc=$?
 check "exit status passes through (7: $rc)" test $rc = 7
@@ -114,5 +135,7 @@ bad "--quantum 0"             --quantum 0 -- "$prog" exit 0
 bad "--line-size 48"          --line-size 48 -- "$prog" exit 0
 bad "--format xml"            --format xml -- "$prog" exit 0
 bad "an unknown option"       --frobnicate -- "$prog" exit 0
+bad "--cache 3:2:64"          --cache 3:2:64 -- "$prog" exit 0
+bad "--cache 16K:4:48"        --cache 16K:4:48 -- "$prog" exit 0
 bad "-o in a missing folder"  -o no/such/dir/p.json -- "$prog" exit 0
 done_testing

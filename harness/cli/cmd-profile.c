@@ -32,7 +32,9 @@ static const char usage[] =
 	"write misses each thread takes because another thread had the line.\n"
 	"\n"
 	"  --line-size B       cache line size in bytes, a power of two [64]\n"
-	"  --quantum N         instructions each thread runs per lockstep step [1000]\n"
+	"  --quantum N         instructions each thread runs per lockstep step [100]\n"
+	"  --cache SIZE:WAYS:LINE  finite LRU caches instead of unbounded ones\n"
+	"                      (e.g. 16K:4:32, the caches of Faroughi's study)\n"
 	"  --format table|json the result's form [table]\n"
 	"  -o, --output FILE   write the result to FILE instead of stdout\n"
 	"\n"
@@ -42,6 +44,7 @@ static const char usage[] =
 static const struct option profile_options[] = {
 	{ "line-size", required_argument, NULL, 'l' },
 	{ "quantum",   required_argument, NULL, 'q' },
+	{ "cache",     required_argument, NULL, 'c' },
 	{ "format",    required_argument, NULL, 'f' },
 	{ "output",    required_argument, NULL, 'o' },
 	{ "help",      no_argument,       NULL, 'h' },
@@ -51,8 +54,34 @@ static const struct option profile_options[] = {
 struct profile_opts {
 	int line, json;
 	long quantum;
+	long cache[3];            /* size, ways, line; size 0: unbounded */
 	const char *out;
 };
+
+/* SIZE[K|M]:WAYS:LINE, SIZE / (WAYS * LINE) sets a power of two. */
+static int parse_cache(const char *arg, long out[3])
+{
+	char *end;
+	const char *p = arg;
+	for (int i = 0; i < 3; i++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		errno = 0;
+		out[i] = strtol(p, &end, 10);
+		if (errno || out[i] <= 0 || out[i] > (1L << 30))
+			return -1;
+		if (i == 0 && (*end == 'K' || *end == 'k' || *end == 'M' || *end == 'm'))
+			out[i] <<= (*end++ | 0x20) == 'k' ? 10 : 20;
+		if (*end != (i < 2 ? ':' : 0))
+			return -1;
+		p = end + 1;
+	}
+	long sets = out[0] / (out[1] * out[2]);   /* both are > 0 here */
+	if (out[1] > 64 || out[2] < 8 || out[2] > 4096 || (out[2] & (out[2] - 1)) ||
+	    out[0] > (1L << 31) || out[0] % (out[1] * out[2]) || !sets || (sets & (sets - 1)))
+		return -1;
+	return 0;
+}
 
 static int profile_option(void *ctx, int c, const char *arg)
 {
@@ -69,6 +98,11 @@ static int profile_option(void *ctx, int c, const char *arg)
 		if (ptb_parse_int("profile", "--quantum", arg, 1, 1000000000, &q))
 			return 2;
 		o->quantum = q;
+		return 0;
+	case 'c':
+		if (parse_cache(arg, o->cache))
+			return ptb_bad_input("profile", "--cache: '%s' is not SIZE:WAYS:LINE with a power-of-two "
+					     "line of 8 to 4096 bytes, up to 64 ways and a power-of-two number of sets", arg);
 		return 0;
 	case 'f':
 		if (strcmp(arg, "table") && strcmp(arg, "json"))
@@ -126,7 +160,7 @@ static int tool_dir(char *dir, size_t len)
 static int run_tool(const char *dir, const struct profile_opts *o, const char *raw,
 		    const char *program, char **args)
 {
-	char line[32], quantum[40], out[PATH_MAX + 64];
+	char line[32], quantum[40], cache[80], out[PATH_MAX + 64];
 	int n = 0, status;
 	char *argv[16 + 1];
 	pid_t pid;
@@ -139,6 +173,10 @@ static int run_tool(const char *dir, const struct profile_opts *o, const char *r
 	argv[n++] = "--tool=ptbprof";
 	argv[n++] = line;
 	argv[n++] = quantum;
+	if (o->cache[0]) {
+		snprintf(cache, sizeof cache, "--cache=%ld:%ld:%ld", o->cache[0], o->cache[1], o->cache[2]);
+		argv[n++] = cache;
+	}
 	argv[n++] = out;
 	argv[n++] = (char *)program;
 	argv[n] = NULL;
@@ -230,7 +268,7 @@ static int finish(const struct profile_opts *o, const char *raw, const char *cmd
 
 int ptb_cmd_profile(int argc, char **argv)
 {
-	struct profile_opts o = { .line = 64, .quantum = 1000 };
+	struct profile_opts o = { .line = 64, .quantum = 100 };
 	char program[PATH_MAX], dir[PATH_MAX], tmpdir[] = "/tmp/ptb-profile.XXXXXX";
 	char raw[PATH_MAX + 32], cmdline[4096] = "";
 	int first, rc, status;

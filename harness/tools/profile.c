@@ -87,6 +87,8 @@ json_t *ptb_profile_document(const char *raw_path, const char *program, int exit
 	json_object_set_new(doc, "exit_status", exit_status >= 0 ? json_integer(exit_status) : json_null());
 	if (exit_status < 0)
 		json_object_set_new(doc, "signal", json_integer(signo));
+	if (json_object_get(raw, "cache"))
+		json_object_set(doc, "cache", json_object_get(raw, "cache"));
 	json_object_set(doc, "thread_totals", json_object_get(raw, "thread_totals"));
 	json_object_set(doc, "forced_merges", json_object_get(raw, "forced_merges"));
 	json_object_set_new(doc, "objects", objs);
@@ -145,6 +147,10 @@ void ptb_profile_print_table(FILE *out, const json_t *doc)
 		json_string_value(json_object_get(doc, "program")), (long long)num(doc, "threads"),
 		num(doc, "threads") == 1 ? "" : "s",
 		(long long)num(doc, "line_size"), (long long)num(doc, "quantum"));
+	if (json_object_get(doc, "cache"))
+		fprintf(out, "caches of %lld bytes, %lld-way set associative, LRU; misses after an "
+			"eviction are apart\n", (long long)num(json_object_get(doc, "cache"), "size"),
+			(long long)num(json_object_get(doc, "cache"), "ways"));
 	fprintf(out, "coherence misses (cold misses apart) per thread:");
 	json_array_foreach(json_object_get(doc, "thread_totals"), i, t)
 		fprintf(out, "%s %lld: %lld read, %lld write", i ? ";" : "", (long long)num(t, "thread"),
