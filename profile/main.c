@@ -205,17 +205,17 @@ static void instrument_stmt(Instr *in, IRTypeEnv *tyenv, IRStmt *st)
 }
 
 /* Ends the superblock with a yield to Valgrind's scheduler when this thread
- * is far ahead of the others in logical time (merge.c: pp_ahead), so that
+ * is far ahead of the others in logical time (merge.c sets pp_yield_now;
+ * a test of a word, not a call, as it runs at every block's end), so that
  * what one thread reads of another's writes comes from about the same
  * logical time, as on parallel CPUs. */
 static void yield_if_ahead(Instr *in, IRSB *sbIn)
 {
-	IRTemp r = newIRTemp(in->sb->tyenv, Ity_I64);
-	IRDirty *di = unsafeIRDirty_1_N(r, 0, "pp_ahead", VG_(fnptr_to_fnentry)(pp_ahead),
-					mkIRExprVec_0());
+	IRTemp f = newIRTemp(in->sb->tyenv, Ity_I64);
 	IRTemp g = newIRTemp(in->sb->tyenv, Ity_I1);
-	addStmtToIRSB(in->sb, IRStmt_Dirty(di));
-	addStmtToIRSB(in->sb, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(r),
+	addStmtToIRSB(in->sb, IRStmt_WrTmp(f, IRExpr_Load(Iend_LE, Ity_I64,
+							  mkIRExpr_HWord((HWord)&pp_yield_now))));
+	addStmtToIRSB(in->sb, IRStmt_WrTmp(g, IRExpr_Binop(Iop_CmpNE64, IRExpr_RdTmp(f),
 							   IRExpr_Const(IRConst_U64(0)))));
 	addStmtToIRSB(in->sb, IRStmt_Exit(IRExpr_RdTmp(g), Ijk_Yield,
 					  sbIn->next->Iex.Const.con, sbIn->offsIP));
@@ -259,6 +259,7 @@ static void pp_stop(ThreadId tid, ULong blocks)
 	if (pp_cur >= 0)
 		pp_thr[pp_cur].ts = pp_ic;
 	pp_cur = -1;
+	pp_yield_now = 0;
 	pp_process(False);
 }
 

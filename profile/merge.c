@@ -27,6 +27,7 @@ Int pp_cur = -1;
 PP_Thread pp_thr[PP_SLOTS];
 UInt pp_nthreads;
 ULong pp_forced;
+ULong pp_yield_now;
 
 static ULong floor_ts;        /* every event before it has been merged */
 static Int *slot_map;         /* Valgrind thread id -> slot */
@@ -140,6 +141,8 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 	}
 }
 
+static void check_ahead(void);
+
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 {
 	UInt size = szkd & 0xffff, kind = (szkd >> 16) & 7;
@@ -149,11 +152,13 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 		pp_ic = floor_ts;
 	if (!size || pp_cur < 0)
 		return;
+	check_ahead();
 	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
 	pp_push(pp_cur, pp_ic, a, ip, size, kind);
 }
 
 static void merge_upto(ULong h);
+static void check_ahead(void);
 
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 {
@@ -247,17 +252,18 @@ void pp_process(Bool all)
 
 /* Whether the running thread should let the others catch up: Valgrind
  * would otherwise run it for some 100,000 blocks, and a thread reading
- * what a lagging one wrote would follow it far into the future. */
-UWord pp_ahead(void)
+ * what a lagging one wrote would follow it far into the future.  Checked
+ * every PP_LEAD / 4 instructions of logical time. */
+static void check_ahead(void)
 {
 	static ULong next_check;
 	ULong h = ~0ULL;
 	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
-	if (pp_ic < next_check || pp_cur < 0)
-		return 0;
+	if (pp_ic < next_check)
+		return;
 	next_check = pp_ic + PP_LEAD / 4;
 	for (s = 0; s < n; s++)
 		if ((Int)s != pp_cur && pp_thr[s].alive && !pp_thr[s].blocked && pp_thr[s].ts < h)
 			h = pp_thr[s].ts;
-	return h != ~0ULL && pp_ic > h + PP_LEAD;
+	pp_yield_now = h != ~0ULL && pp_ic > h + PP_LEAD;
 }
