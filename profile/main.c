@@ -86,6 +86,7 @@ static void pp_post_clo_init(void)
 	pp_objects_init();
 	pp_model_init();
 	pp_merge_init();
+	pp_pid = VG_(getpid)();
 }
 
 /* ---- instrumentation ---------------------------------------------------- */
@@ -263,8 +264,12 @@ static void pp_stop(ThreadId tid, ULong blocks)
 	pp_process(False);
 }
 
+static Int pp_pid;    /* a forked child that exits leaves the result alone */
+
 static void pp_fini(Int exitcode)
 {
+	if (VG_(getpid)() != pp_pid)
+		return;
 	pp_process(True);
 	pp_model_finish();
 	pp_write_result();

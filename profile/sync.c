@@ -11,6 +11,7 @@
 #include <pub_tool_libcassert.h>
 #include <pub_tool_libcbase.h>
 #include <pub_tool_libcprint.h>
+#include <pub_tool_aspacemgr.h>
 #include <pub_tool_threadstate.h>
 #include <pub_tool_vki.h>
 #include <pub_tool_vkiscnums.h>
@@ -80,7 +81,7 @@ void pp_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 	PP_Thread *t = &pp_thr[s];
 	if (no == __NR_clone)
 		clone_ctid = args[3];
-	else if (no == __NR_clone3)
+	else if (no == __NR_clone3 && VG_(am_is_valid_for_client)(args[0], 24, VKI_PROT_READ))
 		clone_ctid = (Addr)((const ULong *)args[0])[2];   /* clone_args.child_tid */
 	if (futex_wake(no, args))
 		wake(args[0], args[2] ? args[2] : 1, s, t->ts);
