@@ -20,6 +20,7 @@
 #include <pub_tool_libcproc.h>
 
 PP_Config pp_cfg = { 64, 6, 100, 0, 0, NULL };
+static Int pp_pid;    /* a forked child that exits leaves the result alone */
 
 static Bool pow2(ULong v) { return v && !(v & (v - 1)); }
 
@@ -263,8 +264,6 @@ static void pp_stop(ThreadId tid, ULong blocks)
 	pp_yield_now = 0;
 	pp_process(False);
 }
-
-static Int pp_pid;    /* a forked child that exits leaves the result alone */
 
 static void pp_fini(Int exitcode)
 {
