@@ -168,4 +168,8 @@ void ptb_profile_print_table(FILE *out, const json_t *doc)
 	if (rest)
 		fprintf(out, "(%zu more objects, %lld misses in all: --format json lists them)\n", rest,
 			(long long)rest_misses);
+	if (num(doc, "forced_merges"))
+		fprintf(out, "note: %lld merges were forced by a thread far ahead of a stalled one; "
+			"the order of those events is not the lockstep's\n",
+			(long long)num(doc, "forced_merges"));
 }
