@@ -5,6 +5,8 @@
  *   apart     the same with the ints 64 bytes apart
  *   heap      the adjacent ints in a malloc'd block
  *   mutex     two threads increment a counter under a mutex N times each
+ *   stall     a thread waits in a system call the profiler does not know to
+ *             block (opening a FIFO) while main makes N stores
  *   exit      prints a line and exits with status N
  *   crash     dies of SIGSEGV */
 #include <pthread.h>
@@ -12,6 +14,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static long n;
 
@@ -67,6 +72,34 @@ static void *inc_locked(void *arg)
 	return NULL;
 }
 
+static char fifo[64];
+
+static void *opener(void *arg)
+{
+	int fd = open(fifo, O_RDONLY);   /* until main opens it for writing */
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
+static int stall(void)
+{
+	pthread_t t;
+	int fd;
+	snprintf(fifo, sizeof fifo, "stall-fifo.%ld", (long)getpid());
+	if (mkfifo(fifo, 0600))
+		return 1;
+	pthread_create(&t, NULL, opener, NULL);
+	for (long i = 0; i < n; i++)
+		adjacent.a++;
+	fd = open(fifo, O_WRONLY);
+	pthread_join(t, NULL);
+	unlink(fifo);
+	if (fd >= 0)
+		close(fd);
+	return 0;
+}
+
 static int two(void *(*body)(void *))
 {
 	pthread_t t[2];
@@ -95,12 +128,14 @@ int main(int argc, char **argv)
 		two(inc_locked);
 		return counter == 2 * n ? 0 : 1;
 	}
+	if (!strcmp(mode, "stall"))
+		return stall();
 	if (!strcmp(mode, "exit")) {
 		printf("exiting with %ld\n", n);
 		return (int)n;
 	}
 	if (!strcmp(mode, "crash"))
 		*(volatile int *)(long)(argc - argc) = 1;
-	fprintf(stderr, "usage: profile-prog pingpong|adjacent|apart|heap|mutex|exit|crash N\n");
+	fprintf(stderr, "usage: profile-prog pingpong|adjacent|apart|heap|mutex|stall|exit|crash N\n");
 	return 2;
 }

@@ -109,6 +109,13 @@ r=$("$JGET" lru32.json 'thread_totals.*.replacement_misses' | awk '{ s += $1 } E
 check "--cache 16K:4:32: the radix sort's 8 KiB buffers and more replace lines ($r)" test "$r" -gt 0
 check "--cache 16K:4:32: 32-byte lines" test "$("$JGET" lru32.json line_size)" = 32
 
+# A thread stalled in a system call the profiler does not take for a wait
+# holds back the merge; the others' buffers stop at 2 M events each and are
+# merged anyway (said, not hidden) instead of growing.
+"$PTBENCH" profile -- "$prog" stall 3000000 >stall.out 2>stall.err; rc=$?
+check "stalled thread: the run ends (exit $rc)" test $rc = 0
+check "stalled thread: forced merges are said" grep -q '^note: [1-9][0-9]* merges were forced' stall.out
+
 # Output, exit status and crash pass through.
 "$PTBENCH" profile -- "$prog" exit 7 >exit.out 2>exit.err; rc=$?
 check "exit status passes through (7: $rc)" test $rc = 7
