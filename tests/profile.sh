@@ -77,7 +77,7 @@ check "heap: false sharing" test "$(obj heap.json "profile-prog.c:$line" verdict
 check "heap: its stack starts in main" sh -c "'$JGET' heap.json 'objects.$(idx heap.json "profile-prog.c:$line").stack.0' | grep -q '^main profile-prog.c:$line'"
 
 # A counter under a mutex: what moves is true sharing, the mutex included.
-prof mutex.json -- "$prog" mutex 20000
+prof mutex.json -- "$prog" mutex 100000
 t=0; f=0
 for o in lock counter; do
 	[ -n "$(idx mutex.json $o)" ] || continue
