@@ -3,13 +3,12 @@
  * their merge.  Valgrind runs one thread at a time for long stretches; the
  * model instead lets the threads run side by side in lockstep, a quantum of
  * instructions each in turn (slot order within a quantum).  A thread's
- * logical time is its instruction count, pushed forward only where it must
- * follow another: when it reads or overwrites a word another thread wrote
- * later in logical time (the value it saw proves that write came first),
- * and after a blocking system call (it resumes no earlier than what was
- * merged meanwhile).  Events are merged once every running thread has
- * passed their quantum, so the order does not depend on Valgrind's
- * scheduler. */
+ * logical time is its count of instructions outside the C library
+ * (main.c), pushed forward only where it must follow another: when it
+ * reads or overwrites a word another thread wrote later in logical time
+ * (the value it saw proves that write came first), and when it is woken
+ * (sync.c).  Events are merged once every running thread has passed their
+ * quantum, so the order does not depend on Valgrind's scheduler. */
 #include <pub_tool_basics.h>
 #include <pub_tool_libcassert.h>
 #include <pub_tool_libcbase.h>
@@ -17,8 +16,6 @@
 #include <pub_tool_hashtable.h>
 #include <pub_tool_threadstate.h>
 #include "profile/prof.h"
-#include <pub_tool_libcprint.h>
-#include <pub_tool_libcproc.h>
 
 #define NOSLOT 0xff
 

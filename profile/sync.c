@@ -16,7 +16,6 @@
 #include <pub_tool_vki.h>
 #include <pub_tool_vkiscnums.h>
 #include "profile/prof.h"
-#include <pub_tool_libcproc.h>
 
 static ULong wseq;
 static Addr clone_ctid;       /* the child tid word of the clone under way */
