@@ -116,6 +116,10 @@ check "--cache 16K:4:32: 32-byte lines" test "$("$JGET" lru32.json line_size)" =
 check "stalled thread: the run ends (exit $rc)" test $rc = 0
 check "stalled thread: forced merges are said" grep -q '^note: [1-9][0-9]* merges were forced' stall.out
 
+# A wrapper that execs the program: the program is profiled.
+prof wrap.json -- /bin/sh -c "exec '$prog' adjacent 20000"
+check "a wrapper that execs: the program's objects" test "$(obj wrap.json adjacent verdict)" = "false sharing"
+
 # Output, exit status and crash pass through.
 "$PTBENCH" profile -- "$prog" exit 7 >exit.out 2>exit.err; rc=$?
 check "exit status passes through (7: $rc)" test $rc = 7

@@ -170,6 +170,7 @@ static int run_tool(const char *dir, const struct profile_opts *o, const char *r
 	argv[n++] = "valgrind";
 	argv[n++] = "-q";
 	argv[n++] = "--fair-sched=try";
+	argv[n++] = "--trace-children=yes";   /* a wrapper that execs the program */
 	argv[n++] = "--tool=ptbprof";
 	argv[n++] = line;
 	argv[n++] = quantum;
