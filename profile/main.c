@@ -17,6 +17,7 @@
 #include <pub_tool_vki.h>
 #include <pub_tool_vkiscnums.h>
 #include "profile/prof.h"
+#include "profile/ptbench-profile.h"
 #include <pub_tool_libcproc.h>
 
 PP_Config pp_cfg = { 64, 6, 100, 0, 0, NULL };
@@ -274,6 +275,19 @@ static void pp_fini(Int exitcode)
 	pp_write_result();
 }
 
+/* The region of interest (profile/ptbench-profile.h): an event in the
+ * thread's stream, so that it takes effect at its logical time. */
+static Bool pp_client_request(ThreadId tid, UWord *args, UWord *ret)
+{
+	Int s;
+	if (args[0] != PTBPROF_USERREQ_START && args[0] != PTBPROF_USERREQ_STOP)
+		return False;
+	s = pp_slot_of(tid);
+	pp_push(s, s == pp_cur ? pp_ic : pp_thr[s].ts, 0, args[0] == PTBPROF_USERREQ_START, 0, PP_ROI);
+	*ret = 0;
+	return True;
+}
+
 static void pp_pre_clo_init(void)
 {
 	VG_(details_name)("ptbprof");
@@ -285,6 +299,7 @@ static void pp_pre_clo_init(void)
 	VG_(basic_tool_funcs)(pp_post_clo_init, pp_instrument, pp_fini);
 	VG_(needs_command_line_options)(pp_option, pp_usage, pp_debug_usage);
 	VG_(needs_syscall_wrapper)(pp_pre_syscall, pp_post_syscall);
+	VG_(needs_client_requests)(pp_client_request);
 	VG_(track_start_client_code)(pp_start);
 	VG_(track_stop_client_code)(pp_stop);
 	VG_(track_pre_thread_ll_create)(pp_thread_create);

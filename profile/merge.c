@@ -226,7 +226,9 @@ static void merge_upto(ULong h)
 		t = &pp_thr[best];
 		while (t->head < t->n && t->buf[t->head].ts / Q == bq) {
 			PP_Event *e = &t->buf[t->head++];
-			if ((e->kind & 0xf) >= PP_ALLOC)
+			if ((e->kind & 0xf) == PP_ROI)
+				pp_model_roi(e->aux != 0);
+			else if ((e->kind & 0xf) >= PP_ALLOC)
 				pp_heap_event(e);
 			else
 				pp_model_event(best, e);

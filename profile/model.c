@@ -45,6 +45,7 @@ typedef struct Line {
 } Line;
 
 static VgHashTable *lines;
+static Bool counting = True, roi_seen;   /* the region of interest */
 
 void pp_model_init(void)
 {
@@ -119,8 +120,12 @@ static void close_life(Rec *r)
 
 static void count_miss(Line *l, Rec *r, UInt s, Addr a, Addr ip, Bool write)
 {
-	UInt id = object_of(l, a), i;
-	PP_Object *o = pp_objs[id];
+	UInt id, i;
+	PP_Object *o;
+	if (!counting)
+		return;
+	id = object_of(l, a);
+	o = pp_objs[id];
 	if (write) {
 		o->wr[s]++;
 		pp_thr[s].wr++;
@@ -153,7 +158,9 @@ static void start_life(Line *l, Rec *r, UInt s, Addr a, Addr ip, Bool write)
 	r->inval = 0;
 	r->nm = 0;
 	VG_(memset)(r->cnt, 0, sizeof r->cnt);
-	if (cold)
+	if (!counting)
+		;
+	else if (cold)
 		pp_thr[s].cold++;
 	else if (r->evicted)
 		pp_thr[s].repl++;
@@ -225,6 +232,31 @@ void pp_model_event(Int slot, const PP_Event *e)
 		a += n;
 		size -= n;
 	}
+}
+
+/* PTBPROF_START (on) and PTBPROF_STOP: the first start forgets what was
+ * counted before it, open lifetimes' misses included. */
+void pp_model_roi(Bool on)
+{
+	Line *l;
+	Rec *r;
+	UInt i;
+	if (on && !roi_seen) {
+		roi_seen = True;
+		for (i = 0; i < pp_nobjs; i++) {
+			VG_(memset)(pp_objs[i]->rd, 0, sizeof pp_objs[i]->rd);
+			VG_(memset)(pp_objs[i]->wr, 0, sizeof pp_objs[i]->wr);
+			VG_(memset)(pp_objs[i]->top_n, 0, sizeof pp_objs[i]->top_n);
+			pp_objs[i]->true_sh = pp_objs[i]->false_sh = 0;
+		}
+		for (i = 0; i < PP_SLOTS; i++)
+			pp_thr[i].cold = pp_thr[i].rd = pp_thr[i].wr = pp_thr[i].repl = 0;
+		VG_(HT_ResetIter)(lines);
+		while ((l = VG_(HT_Next)(lines)))
+			for (r = l->recs; r; r = r->next)
+				r->nm = 0;
+	}
+	counting = on;
 }
 
 /* Lifetimes still open at the end are decided by what they touched. */

@@ -15,7 +15,7 @@
 #define PP_LEAD 2000     /* instructions a thread may run ahead before yielding */
 #define PP_BUF_MAX (1u << 21) /* events one thread may hold before a forced merge */
 
-enum pp_kind { PP_READ, PP_WRITE, PP_RMW, PP_ALLOC, PP_FREE };
+enum pp_kind { PP_READ, PP_WRITE, PP_RMW, PP_ALLOC, PP_FREE, PP_ROI };
 
 typedef struct {
 	ULong ts;      /* the thread's logical time of the event */
@@ -68,6 +68,7 @@ void pp_slot_end(ThreadId tid);
 void pp_model_init(void);
 void pp_model_event(Int slot, const PP_Event *e);
 void pp_model_finish(void);
+void pp_model_roi(Bool on);
 
 /* cache.c */
 Bool pp_cache_finite(void);

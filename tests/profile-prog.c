@@ -7,6 +7,7 @@
  *   mutex     two threads increment a counter under a mutex N times each
  *   stall     a thread waits in a system call the profiler does not know to
  *             block (opening a FIFO) while main makes N stores
+ *   roi       adjacent ints before PTBPROF_START, a ping-pong after it
  *   exit      prints a line and exits with status N
  *   crash     dies of SIGSEGV */
 #include <pthread.h>
@@ -17,6 +18,8 @@
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "profile/ptbench-profile.h"
 
 static long n;
 
@@ -128,6 +131,11 @@ int main(int argc, char **argv)
 		two(inc_locked);
 		return counter == 2 * n ? 0 : 1;
 	}
+	if (!strcmp(mode, "roi")) {
+		two(inc_adjacent);       /* not counted */
+		PTBPROF_START();
+		return two(player);
+	}
 	if (!strcmp(mode, "stall"))
 		return stall();
 	if (!strcmp(mode, "exit")) {
@@ -136,6 +144,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "crash"))
 		*(volatile int *)(long)(argc - argc) = 1;
-	fprintf(stderr, "usage: profile-prog pingpong|adjacent|apart|heap|mutex|stall|exit|crash N\n");
+	fprintf(stderr, "usage: profile-prog pingpong|adjacent|apart|heap|mutex|roi|stall|exit|crash N\n");
 	return 2;
 }

@@ -116,6 +116,12 @@ check "--cache 16K:4:32: 32-byte lines" test "$("$JGET" lru32.json line_size)" =
 check "stalled thread: the run ends (exit $rc)" test $rc = 0
 check "stalled thread: forced merges are said" grep -q '^note: [1-9][0-9]* merges were forced' stall.out
 
+# A region of interest (profile/ptbench-profile.h): only what follows
+# PTBPROF_START() counts.
+prof roi.json -- "$prog" roi 200
+check "region of interest: the ping-pong after the start counts" test "$(obj roi.json pingpong verdict)" = "true sharing"
+check "region of interest: the false sharing before it does not" test -z "$(idx roi.json adjacent)"
+
 # A wrapper that execs the program: the program is profiled.
 prof wrap.json -- /bin/sh -c "exec '$prog' adjacent 20000"
 check "a wrapper that execs: the program's objects" test "$(obj wrap.json adjacent verdict)" = "false sharing"
