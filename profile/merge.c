@@ -18,6 +18,7 @@
 #include "profile/prof.h"
 
 #define NOSLOT 0xff
+#define EXITED 0x40          /* with a slot: the word a thread's exit cleared */
 
 ULong pp_ic;
 Int pp_cur = -1;
@@ -118,11 +119,14 @@ ULong pp_after(Int me, UInt w, ULong wts)
 static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 {
 	Addr g, end = a + size;
-	for (g = a & ~(Addr)3; !follows_none && g < end; g += 4) {
+	for (g = a & ~(Addr)3; g < end; g += 4) {
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
 		UInt w = sh->wslot[i];
-		if (w != NOSLOT && w != (UInt)me) {
+		if (w == NOSLOT || (follows_none && !(w & EXITED)))
+			continue;
+		w &= ~(UInt)EXITED;
+		if (w != (UInt)me) {
 			ULong t = pp_after(me, w, sh->wts[i]);
 			if (pp_ic < t)
 				pp_ic = t;
@@ -139,6 +143,17 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 }
 
 static void check_ahead(void);
+
+/* The kernel clears an exiting thread's tid word: whoever reads it
+ * (pthread_join finding the thread gone, without waiting) follows the
+ * exit, even from the C library. */
+void pp_mark_exit(Int s, Addr a, ULong ts)
+{
+	Shadow *sh = shadow_of(a >> pp_cfg.shift);
+	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
+	sh->wslot[i] = (UChar)(s | EXITED);
+	sh->wts[i] = ts;
+}
 
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 {

@@ -57,6 +57,7 @@ void pp_merge_init(void);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
 void pp_process(Bool all);
+void pp_mark_exit(Int s, Addr a, ULong ts);
 extern ULong pp_yield_now;    /* the running thread should let the others catch up */
 ULong pp_floor(void);
 ULong pp_after(Int me, UInt w, ULong wts);

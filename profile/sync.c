@@ -116,8 +116,10 @@ void pp_thread_exit(ThreadId tid)
 {
 	Int s = pp_slot_of(tid);
 	ULong ts = s == pp_cur ? pp_ic : pp_thr[s].ts;
-	if (pp_thr[s].ctid)
+	if (pp_thr[s].ctid) {
 		wake(pp_thr[s].ctid, ~(UWord)0, s, ts);
+		pp_mark_exit(s, pp_thr[s].ctid, ts);
+	}
 	pp_slot_end(tid);
 	pp_process(False);
 }
