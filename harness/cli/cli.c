@@ -37,6 +37,9 @@ static const char main_usage[] =
 	"            paired trials of two programs; exit 0, 1 regression, 2 error\n"
 	"  plot      draw result files with gnuplot: plot FILE... [-o OUT.svg|.png]\n"
 	"            [--kind table|trials|c2c|cache|scaling] [--script DIR]\n"
+	"  profile   which objects of a threaded program move cache lines between\n"
+	"            the CPUs: profile [--line-size B] [--quantum N] [--format table|json]\n"
+	"            [-o FILE] -- PROGRAM [ARGS...]  (Valgrind)\n"
 	"\n"
 	"  -h, --help       this text     --version   the version\n"
 	"\n"
@@ -58,6 +61,7 @@ static const struct command {
 	{ "plot",     ptb_cmd_plot },
 	{ "record",   ptb_cmd_record },
 	{ "predict",  ptb_cmd_predict },
+	{ "profile",  ptb_cmd_profile },
 	{ "worker",   ptb_cmd_worker },     /* started by run, not by people */
 };
 

@@ -1,0 +1,283 @@
+/* SPDX-License-Identifier: MIT
+ * ptbprof: each thread's stream of accesses in its own logical time, and
+ * their merge.  Valgrind runs one thread at a time for long stretches; the
+ * model instead lets the threads run side by side in lockstep, a quantum of
+ * instructions each in turn (slot order within a quantum).  A thread's
+ * logical time is its count of instructions outside the C library
+ * (main.c), pushed forward only where it must follow another: when it
+ * reads or overwrites a word another thread wrote later in logical time
+ * (the value it saw proves that write came first), and when it is woken
+ * (sync.c).  Events are merged once every running thread has passed their
+ * quantum, so the order does not depend on Valgrind's scheduler. */
+#include <pub_tool_basics.h>
+#include <pub_tool_libcassert.h>
+#include <pub_tool_libcbase.h>
+#include <pub_tool_mallocfree.h>
+#include <pub_tool_hashtable.h>
+#include <pub_tool_threadstate.h>
+#include "profile/prof.h"
+
+#define NOSLOT 0xff
+#define EXITED 0x40          /* with a slot: the word a thread's exit cleared */
+
+ULong pp_ic;
+Int pp_cur = -1;
+PP_Thread pp_thr[PP_SLOTS];
+UInt pp_nthreads;
+ULong pp_forced;
+ULong pp_yield_now;
+
+static ULong floor_ts;        /* every event before it has been merged */
+static Int *slot_map;         /* Valgrind thread id -> slot */
+
+/* The last writer of each 4-byte word, in real (recording) order. */
+typedef struct Shadow {
+	struct Shadow *next;
+	UWord key;
+	UChar *wslot;
+	ULong *wts;
+} Shadow;
+static VgHashTable *shadows;
+static Shadow *last_shadow;
+
+void pp_merge_init(void)
+{
+	UInt i;
+	shadows = VG_(HT_construct)("ptbprof.shadow");
+	slot_map = VG_(malloc)("ptbprof.slots", VG_N_THREADS * sizeof *slot_map);
+	for (i = 0; i < VG_N_THREADS; i++)
+		slot_map[i] = -1;
+}
+
+ULong pp_floor(void) { return floor_ts; }
+
+Int pp_slot_new(ThreadId tid)
+{
+	Int s = (Int)(pp_nthreads++ % PP_SLOTS);
+	PP_Thread *t = &pp_thr[s];
+	t->used = True;
+	t->alive++;
+	t->blocked = False;
+	t->ts = floor_ts;
+	t->stack_hi = t->stack_lo = 0;
+	slot_map[tid] = s;
+	return s;
+}
+
+Int pp_slot_of(ThreadId tid)
+{
+	return slot_map[tid] >= 0 ? slot_map[tid] : pp_slot_new(tid);
+}
+
+void pp_slot_end(ThreadId tid)
+{
+	Int s = slot_map[tid];
+	if (s < 0)
+		return;
+	if (pp_thr[s].alive)
+		pp_thr[s].alive--;
+	if (s == pp_cur) {
+		pp_thr[s].ts = pp_ic;
+		pp_cur = -1;
+	}
+	slot_map[tid] = -1;
+}
+
+static Shadow *shadow_of(UWord key)
+{
+	Shadow *sh;
+	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1;
+	if (last_shadow && last_shadow->key == key)
+		return last_shadow;
+	sh = VG_(HT_lookup)(shadows, key);
+	if (!sh) {
+		sh = VG_(malloc)("ptbprof.shadow", sizeof *sh + g * (sizeof(ULong) + 1));
+		sh->key = key;
+		sh->wts = (ULong *)(sh + 1);
+		sh->wslot = (UChar *)(sh->wts + g);
+		VG_(memset)(sh->wslot, NOSLOT, g);
+		VG_(HT_add_node)(shadows, sh);
+	}
+	return last_shadow = sh;
+}
+
+/* The earliest time at which slot `me` may follow slot w's event at wts:
+ * a higher slot runs after a lower one within a quantum. */
+ULong pp_after(Int me, UInt w, ULong wts)
+{
+	return (UInt)me > w ? wts + 1 : (wts / pp_cfg.quantum + 1) * pp_cfg.quantum;
+}
+
+/* Pushes pp_ic past the writes this access observes, then records its own.
+ * An atomic read-modify-write observes too, but Valgrind's one-at-a-time
+ * schedule decides which of several comes first, and most are commutative
+ * (counts of threads, reference counts): following them would chain the
+ * threads one after another.  So they record their write and follow none;
+ * what a lock protects is still ordered by the plain accesses inside.
+ * For the same reason the C library's own accesses (thread bookkeeping,
+ * its locks' internals) record their writes and follow none. */
+static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
+{
+	Addr g, end = a + size;
+	for (g = a & ~(Addr)3; g < end; g += 4) {
+		Shadow *sh = shadow_of(g >> pp_cfg.shift);
+		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
+		UInt w = sh->wslot[i];
+		if (w == NOSLOT || (follows_none && !(w & EXITED)))
+			continue;
+		w &= ~(UInt)EXITED;
+		if (w != (UInt)me) {
+			ULong t = pp_after(me, w, sh->wts[i]);
+			if (pp_ic < t)
+				pp_ic = t;
+		}
+	}
+	if (kind == PP_READ)
+		return;
+	for (g = a & ~(Addr)3; g < end; g += 4) {
+		Shadow *sh = shadow_of(g >> pp_cfg.shift);
+		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
+		sh->wslot[i] = (UChar)me;
+		sh->wts[i] = pp_ic;
+	}
+}
+
+static void check_ahead(void);
+
+/* The kernel clears an exiting thread's tid word: whoever reads it
+ * (pthread_join finding the thread gone, without waiting) follows the
+ * exit, even from the C library. */
+void pp_mark_exit(Int s, Addr a, ULong ts)
+{
+	Shadow *sh = shadow_of(a >> pp_cfg.shift);
+	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
+	sh->wslot[i] = (UChar)(s | EXITED);
+	sh->wts[i] = ts;
+}
+
+VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
+{
+	UInt size = szkd & 0xffff, kind = (szkd >> 16) & 7;
+	Bool lib = (szkd >> 19) & 1;
+	pp_ic += szkd >> 20;
+	if (pp_ic < floor_ts)
+		pp_ic = floor_ts;
+	if (!size || pp_cur < 0)
+		return;
+	check_ahead();
+	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
+	pp_push(pp_cur, pp_ic, a, ip, size, kind);
+}
+
+static void merge_upto(ULong h);
+static void check_ahead(void);
+
+void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
+{
+	PP_Thread *t = &pp_thr[slot];
+	PP_Event *e;
+	if (ts < floor_ts)
+		ts = floor_ts;
+	if (t->n == t->cap) {
+		if (t->n - t->head >= PP_BUF_MAX) {   /* a thread far ahead of a stalled one */
+			pp_forced++;
+			merge_upto(ts);
+		}
+		if (t->head > 0) {           /* slide the unmerged rest down */
+			VG_(memmove)(t->buf, t->buf + t->head, (t->n - t->head) * sizeof *t->buf);
+			t->n -= t->head;
+			t->head = 0;
+		}
+		if (t->n == t->cap) {
+			t->cap = t->cap ? t->cap * 2 : 4096;
+			t->buf = VG_(realloc)("ptbprof.buf", t->buf, t->cap * sizeof *t->buf);
+		}
+	}
+	e = &t->buf[t->n++];
+	e->ts = ts;
+	e->addr = a;
+	e->aux = aux;
+	e->size = size;
+	e->kind = kind;
+}
+
+/* The earliest logical time a running (not blocked) thread may still
+ * record an event at. */
+static ULong horizon(void)
+{
+	ULong h = ~0ULL;
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
+	for (s = 0; s < n; s++) {
+		ULong ts;
+		if (!pp_thr[s].alive || pp_thr[s].blocked)
+			continue;
+		ts = (Int)s == pp_cur ? pp_ic : pp_thr[s].ts;
+		if (ts < h)
+			h = ts;
+	}
+	return h;
+}
+
+static void merge_upto(ULong h)
+{
+	ULong Q = pp_cfg.quantum, qh = h == ~0ULL ? ~0ULL : h / Q, last = floor_ts;
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
+	for (;;) {
+		Int best = -1;
+		ULong bq = 0;
+		PP_Thread *t;
+		for (s = 0; s < n; s++) {
+			t = &pp_thr[s];
+			if (t->head < t->n) {
+				ULong q = t->buf[t->head].ts / Q;
+				if (q < qh && (best < 0 || q < bq)) {
+					best = (Int)s;
+					bq = q;
+				}
+			}
+		}
+		if (best < 0)
+			break;
+		t = &pp_thr[best];
+		while (t->head < t->n && t->buf[t->head].ts / Q == bq) {
+			PP_Event *e = &t->buf[t->head++];
+			if ((e->kind & 0xf) == PP_ROI)
+				pp_model_roi(e->aux != 0);
+			else if ((e->kind & 0xf) >= PP_ALLOC)
+				pp_heap_event(e);
+			else
+				pp_model_event(best, e);
+		}
+		last = (bq + 1) * Q;
+	}
+	if (h != ~0ULL)
+		last = qh * Q;
+	if (last > floor_ts)
+		floor_ts = last;
+	for (s = 0; s < n; s++)
+		if (pp_thr[s].head == pp_thr[s].n)
+			pp_thr[s].head = pp_thr[s].n = 0;
+}
+
+void pp_process(Bool all)
+{
+	merge_upto(all ? ~0ULL : horizon());
+}
+
+/* Whether the running thread should let the others catch up: Valgrind
+ * would otherwise run it for some 100,000 blocks, and a thread reading
+ * what a lagging one wrote would follow it far into the future.  Checked
+ * every PP_LEAD / 4 instructions of logical time. */
+static void check_ahead(void)
+{
+	static ULong next_check;
+	ULong h = ~0ULL;
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
+	if (pp_ic < next_check)
+		return;
+	next_check = pp_ic + PP_LEAD / 4;
+	for (s = 0; s < n; s++)
+		if ((Int)s != pp_cur && pp_thr[s].alive && !pp_thr[s].blocked && pp_thr[s].ts < h)
+			h = pp_thr[s].ts;
+	pp_yield_now = h != ~0ULL && pp_ic > h + PP_LEAD;
+}

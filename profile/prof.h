@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT
+ * ptbprof: the multi-cache profiler, a Valgrind tool (docs/design.md,
+ * section "The profiler").  Threads record their memory accesses stamped
+ * with their own logical time (merge.c); the streams are merged in quanta
+ * and fed to a model of one private cache per thread kept coherent by MESI
+ * with a directory (model.c); misses are charged to objects (objects.c)
+ * and written out at the end (output.c). */
+#ifndef PTBPROF_H
+#define PTBPROF_H
+
+#include <pub_tool_basics.h>
+
+#define PP_SLOTS 64          /* modelled caches; later threads share them */
+#define PP_TOP_LINES 8       /* source lines kept per object */
+#define PP_LEAD 2000     /* instructions a thread may run ahead before yielding */
+#define PP_BUF_MAX (1u << 21) /* events one thread may hold before a forced merge */
+
+enum pp_kind { PP_READ, PP_WRITE, PP_RMW, PP_ALLOC, PP_FREE, PP_ROI };
+
+typedef struct {
+	ULong ts;      /* the thread's logical time of the event */
+	Addr addr;
+	UWord aux;     /* access: instruction address; alloc/free: block serial */
+	UInt size;
+	UInt kind;     /* enum pp_kind in the low 4 bits; alloc: object id above */
+} PP_Event;
+
+typedef struct {
+	Bool used, blocked;
+	UInt alive;               /* threads living on this slot */
+	ULong ts;                 /* logical time while not running */
+	PP_Event *buf;
+	UWord head, n, cap;
+	ULong cold, rd, wr, repl; /* totals of the thread's cache (repl: after an eviction) */
+	Addr stack_lo, stack_hi;
+	Addr ctid;                /* cleared and woken by the kernel at its exit */
+	Addr waddr;               /* the futex it waits on while blocked */
+	ULong wseq;               /* when it began waiting (first come, first woken) */
+} PP_Thread;
+
+typedef struct {
+	UInt line, shift;         /* line size in bytes and its log2 */
+	ULong quantum;            /* instructions per step of the lockstep */
+	UInt cache_size, ways;    /* a finite LRU cache; ways 0: unbounded */
+	const HChar *out;         /* where the result goes */
+} PP_Config;
+
+extern PP_Config pp_cfg;
+extern PP_Thread pp_thr[PP_SLOTS];
+extern UInt pp_nthreads;      /* threads ever started (slots used = min(this, PP_SLOTS)) */
+extern ULong pp_forced;       /* merges forced by a full buffer */
+
+/* merge.c */
+extern ULong pp_ic;           /* logical time of the running thread */
+extern Int pp_cur;            /* its slot, -1 when none runs */
+void pp_merge_init(void);
+VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
+void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
+void pp_process(Bool all);
+void pp_mark_exit(Int s, Addr a, ULong ts);
+extern ULong pp_yield_now;    /* the running thread should let the others catch up */
+ULong pp_floor(void);
+ULong pp_after(Int me, UInt w, ULong wts);
+Int pp_slot_of(ThreadId tid);
+Int pp_slot_new(ThreadId tid);
+void pp_slot_end(ThreadId tid);
+
+/* model.c */
+void pp_model_init(void);
+void pp_model_event(Int slot, const PP_Event *e);
+void pp_model_finish(void);
+void pp_model_roi(Bool on);
+
+/* cache.c */
+Bool pp_cache_finite(void);
+UWord pp_cache_touch(UInt s, UWord key);
+void pp_cache_drop(UInt s, UWord key);
+
+/* objects.c */
+typedef struct {
+	UInt kind;                /* PP_OBJ_* */
+	HChar *name, *site;       /* site: heap only, "file.c:LINE" */
+	HChar *stack;             /* heap: the allocating stack, JSON array text */
+	Addr base;
+	SizeT size;
+	ULong rd[PP_SLOTS], wr[PP_SLOTS];
+	ULong true_sh, false_sh;
+	Addr top_ip[PP_TOP_LINES];
+	ULong top_n[PP_TOP_LINES];
+} PP_Object;
+enum { PP_OBJ_STATIC, PP_OBJ_HEAP, PP_OBJ_STACK, PP_OBJ_OTHER };
+
+extern PP_Object **pp_objs;
+extern UInt pp_nobjs;
+extern UInt pp_heap_gen;      /* changes whenever the model's heap map does */
+void pp_objects_init(void);
+void pp_malloc_init(void);
+UInt pp_object_at(Addr a, Addr *lo, Addr *hi);
+void pp_heap_event(const PP_Event *e);
+void pp_object_line(PP_Object *o, Addr ip);
+
+/* sync.c */
+void pp_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs);
+void pp_post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res);
+void pp_thread_create(ThreadId parent, ThreadId child);
+void pp_thread_exit(ThreadId tid);
+
+/* output.c */
+void pp_write_result(void);
+
+#endif
