@@ -58,6 +58,8 @@ static void write_trace(const char *path)
 }
 
 static char path[64];
+/* The target machine's costs the next replays charge (none: NULL). */
+static const struct ptb_sim_costs *costs;
 
 /* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
 static double replay(int cpus, uint64_t *forced)
@@ -71,7 +73,7 @@ static double replay(int cpus, uint64_t *forced)
 	nth = 0;
 	if (ptb_trace_load(path, &t, err, sizeof err))
 		return -1;
-	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, &r, NULL))
+	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, costs, &r, NULL))
 		return -2;
 	ptb_ops_free(&o);
 	ptb_trace_free(&t);
@@ -208,6 +210,23 @@ int main(void)
 	tap_near(replay(3, NULL), 85.0, 0.01, "on 3 CPUs: 30 + 5 + 50 ms (the sleep is kept)");
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 85.0, 0.01, "on 8 CPUs the same");
+
+	/* the target machine's costs (predict --machine), each exactly where
+	 * the path meets it */
+	const struct ptb_sim_costs handoff = { 0, 3 * MS, 0 }, wake = { 2 * MS, 0, 0 },
+				   all = { 2 * MS, 3 * MS, 4 * MS };
+	costs = &handoff;
+	make_lock();
+	tap_near(replay(2, NULL), 33.0, 0.01, "a hand-off of 3 ms: the lock on 2 CPUs takes 33 ms");
+	costs = &wake;
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 87.0, 0.01, "a wake-up of 2 ms after the barrier: 87 ms on 3 CPUs");
+	costs = &all;
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 91.0, 0.01, "  and a creation of 4 ms before it: 91 ms");
+	make_barrier_sleep();
+	tap_near(replay(8, NULL), 91.0, 0.01, "  the same on 8 CPUs");
+	costs = NULL;
 
 	time_t start = time(NULL);
 	int refused = 0, ended = 0;
