@@ -39,8 +39,9 @@ static const char usage[] =
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
 	"waits bound it.  --check: refuse a trace whose threads spent more than 10 %% of\n"
 	"their time off the CPU outside traced calls (raw futexes, pipes, I/O).\n"
-	"--machine RESULT.json: charge the wake-up (cond.pingpong / 2), hand-off\n"
-	"(mutex.pingpong / 2) and creation (create) costs of the machine that ran it.\n"
+	"--machine RESULT.json: charge the wake-up, hand-off and creation costs of\n"
+	"the machine that ran it (its condition and mutex ping-pongs, halved, and its\n"
+	"thread creation), where a thread is woken, a lock changes hands, a thread starts.\n"
 	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
 	"chrome://tracing (each thread's life and its waits).\n"
 	"-v, --verbose: the simulator's speed on stderr.\n";

@@ -11,6 +11,7 @@
 
 #include "trace/sim.h"
 
+/* enum ptb_machine_cost (harness/ptbench.h) less one. */
 enum { PTB_COST_WAKE, PTB_COST_HANDOFF, PTB_COST_CREATE, PTB_COST_COUNT };
 
 /* Where each cost came from: the point's key and what its figure was

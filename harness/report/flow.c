@@ -111,7 +111,7 @@ long ptb_flow_steps(const struct ptb_flow *f, struct ptb_flow_step **out)
 			continue;
 		s[k++] = (struct ptb_flow_step){ t, runnable < 0 ? 0 : runnable };
 	}
-	if (!k || s[k - 1].runnable)
+	if (!k || s[k - 1].runnable || s[k - 1].t < f->wall_ns)   /* the curve ends with the run */
 		s[k++] = (struct ptb_flow_step){ f->wall_ns, 0 };
 	free(c);
 	*out = s;
