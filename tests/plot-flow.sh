@@ -92,6 +92,17 @@ bad "--kind table of a trace" --kind table "$tmp/made.trace"
 bad "--cpus 0" "$tmp/made.trace" --cpus 0
 bad "--cpus for result files" --cpus 2 "$TESTDATA/plot-ext.json"
 bad "a truncated trace" "$tmp/truncated.trace"
+page_bad() {
+	d=$1; shift
+	"$PTBENCH" report "$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	check "report $d: exit 2 (got $rc), one line ($(head -n 1 "$tmp/err"))" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && [ ! -s '$tmp/out' ]"
+}
+page_bad "--trace of a result file" --format html "$TESTDATA/run-golden-v2.json" \
+	--trace "$TESTDATA/run-golden.json"
+page_bad "--trace without --format html" "$TESTDATA/run-golden-v2.json" --trace "$tmp/made.trace"
+page_bad "--cpus without --trace" --format html "$TESTDATA/run-golden-v2.json" --cpus 2
 
 if ! command -v gnuplot > /dev/null 2>&1; then
 	ok "# SKIP gnuplot not installed: the pictures are not drawn"
@@ -122,4 +133,12 @@ case $(gnuplot --version | awk '{ print $2 }') in
 	check "  2 wake-up arrows drawn" test "$(grep -c '<polygon' "$tmp/f.svg")" -eq 3 ;;
 *)	ok "# SKIP the counts are calibrated on gnuplot 5.4" ;;
 esac
+
+# The report page draws them too, given the trace.
+"$PTBENCH" report --format html "$TESTDATA/run-golden-v2.json" --trace "$tmp/made.trace" \
+	> "$tmp/page.html" 2> "$tmp/err"
+check "report --trace: the page holds the flow and parallelism plots" \
+	sh -c "grep -q 'id=\"plot-flow\"' '$tmp/page.html' && grep -q 'id=\"plot-parallelism\"' '$tmp/page.html'"
+"$PTBENCH" report --format html "$TESTDATA/run-golden-v2.json" > "$tmp/page2.html" 2> "$tmp/err"
+check "  and without --trace it does not" sh -c "! grep -q 'id=\"plot-flow\"' '$tmp/page2.html'"
 done_testing

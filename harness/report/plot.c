@@ -321,6 +321,13 @@ int ptb_plot_draw_flow(const char *kind, const struct ptb_flow *flow, enum ptb_p
 	return draw_src(kind, &src, term, keep_dir, out, err, errlen);
 }
 
+int ptb_plot_svg_of(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		    const struct ptb_flow *flow, FILE *out, char *err, size_t errlen)
+{
+	struct source src = { runs, nruns, flow };
+	return draw_src(kind, &src, PTB_PLOT_SVG, NULL, out, err, errlen);
+}
+
 int ptb_plot_svg(const char *kind, struct ptb_runfile *const *runs, size_t nruns, FILE *out,
 		 char *err, size_t errlen)
 {

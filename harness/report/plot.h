@@ -56,5 +56,9 @@ int ptb_plot_write_flow(const char *kind, const struct ptb_flow *flow, enum ptb_
 			const char *dir, char *err, size_t errlen);
 int ptb_plot_draw_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
 		       const char *keep_dir, FILE *out, char *err, size_t errlen);
+/* ptb_plot_svg of either: each kind finds its data in the files or in
+ * flow (NULL: none), as the report page draws every kind it can. */
+int ptb_plot_svg_of(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		    const struct ptb_flow *flow, FILE *out, char *err, size_t errlen);
 
 #endif
