@@ -73,7 +73,7 @@ static void add_span(struct grid *g, int s, double from, double to)
 	}
 }
 
-/* The first step at or after t's (binary search): steps[i].t <= t. */
+/* The last step that began at or before t (binary search), else 0. */
 static long step_at(const struct grid *g, double t)
 {
 	long lo = 0, hi = g->nsteps - 1;
