@@ -152,6 +152,9 @@ refused "predict --cpus 0" predict "$tmp/lock.trace" --cpus 0
 refused "predict --cpus 1,,x" predict "$tmp/lock.trace" --cpus 1,x
 refused "predict --format xml" predict "$tmp/lock.trace" --format xml
 refused "predict without a trace" predict
+"$PTBENCH" predict --help > "$tmp/help"
+check "predict --help: a percent sign as one (the text is not a format)" \
+	sh -c "grep -q '10 % of' '$tmp/help' && ! grep -q '%%' '$tmp/help'"
 refused "predict --machine of a missing file" predict "$tmp/lock.trace" --machine "$tmp/none.json"
 refused "predict --machine of a file without the costs" predict "$tmp/lock.trace" \
 	--machine "$top_srcdir/tests/data/plot-ext.json"
