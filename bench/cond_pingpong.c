@@ -148,5 +148,8 @@ const struct ptb_bench ptb_bench_cond_pingpong = {
 	.target_s = 0.01,
 	.rows = condpp_rows,
 	.logp = { "cond", PTB_LOGP_RTT, true, "condition variable" },
+	/* a wake-up of a waiting thread, across cores where the machine has them */
+	.machine = { PTB_MACHINE_WAKE, "placement=cross_core signal=locked;"
+		     "placement=unbound signal=locked", 2 },
 	.plausible_ns = { 50, 1e8 },   /* two wakeups: 50 ns .. many slices on a loaded machine */
 };

@@ -232,6 +232,8 @@ const struct ptb_bench ptb_bench_create = {
 	.check = create_check,
 	.teardown = create_teardown,
 	.rows = create_rows,
+	/* from one create to the new thread running (it creates the next) */
+	.machine = { PTB_MACHINE_CREATE, "detach=no scope=system;detach=yes scope=system", 1 },
 	.plausible_ns = { 1e3, 1e7 },   /* a thread: 1 us .. 10 ms */
 };
 

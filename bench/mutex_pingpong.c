@@ -189,6 +189,8 @@ const struct ptb_bench ptb_bench_mutex_pingpong = {
 	.rows = pingpong_rows,
 	.keyless_defaults = PTB_MUTEX_KIND_VARS,
 	.logp = { "mutex", PTB_LOGP_RTT, true, "mutex" },
+	/* a mutex handed to a waiting thread */
+	.machine = { PTB_MACHINE_HANDOFF, "placement=cross_core;placement=unbound", 2 },
 	.plausible_ns = { 20, 1e8 },   /* a handover: 20 ns .. many slices on a loaded machine */
 };
 

@@ -147,6 +147,21 @@ struct ptb_levels_role {
 	const char *var;         /* the variable the curve is over: "size" */
 };
 
+/*
+ * The cost of a target machine that a benchmark's figure gives to
+ * `ptbench predict --machine` (cli/machine-costs.c): the figure of the
+ * first of `points` the result file has ("VAR=VALUE ..." with the variables
+ * in name order, candidates separated by ';'), divided by `per` (a round
+ * trip holds two wake-ups or hand-offs).
+ */
+enum ptb_machine_cost { PTB_MACHINE_NONE, PTB_MACHINE_WAKE, PTB_MACHINE_HANDOFF,
+			PTB_MACHINE_CREATE };
+struct ptb_machine_role {
+	enum ptb_machine_cost cost;
+	const char *points;
+	int per;
+};
+
 struct ptb_bench {
 	const char *name;          /* "family.variant", lower case */
 	const char *summary;       /* one line for `ptbench list` */
@@ -191,6 +206,7 @@ struct ptb_bench {
 	const struct ptb_row_rule *rows;   /* terminated by { NULL }; NULL = by name */
 	struct ptb_logp_role logp;         /* param PTB_LOGP_NONE: not a LogP input */
 	struct ptb_levels_role levels;     /* param PTB_LEVELS_NONE: not a cache curve */
+	struct ptb_machine_role machine;   /* cost PTB_MACHINE_NONE: no cost for predict */
 	const char *relative_to;           /* tables show the figure as a multiple of
 					    * this benchmark's (defaults), or NULL */
 	/* The points ("VAR=VALUE ...", as a row rule's match) whose figure is

@@ -21,43 +21,11 @@
 #include "trace/reader.h"
 #include "trace/sim.h"
 
-#define MAXEV 4096
-struct thread_events { struct ptb_tev ev[MAXEV]; uint32_t n; };
-static struct thread_events th[8];
-static int nth;
-
-static void ev(int t, uint64_t at, int kind, int phase, uint64_t obj, uint32_t arg, int out)
-{
-	if (t >= nth)
-		nth = t + 1;
-	th[t].ev[th[t].n++] = (struct ptb_tev){ at, obj, 0x1000 + (uint64_t)kind, arg,
-						 (uint8_t)kind, (uint8_t)phase, (uint16_t)out };
-}
-
-/* Write the threads' events as a trace file with valid framing. */
-static void write_trace(const char *path)
-{
-	struct ptb_trace_header h = { .version = PTB_TRACE_VERSION, .endian = PTB_TRACE_ENDIAN,
-		.header_size = sizeof h, .event_size = sizeof(struct ptb_tev), .sched = PTB_SCHED_FIFO };
-	memcpy(h.magic, PTB_TRACE_MAGIC, 8);
-	strcpy(h.program, "made");
-	FILE *f = fopen(path, "wb");
-	uint64_t sum = ptb_trace_sum(&h, sizeof h), events = 0;
-	fwrite(&h, sizeof h, 1, f);
-	for (int t = 0; t < nth; t++) {
-		uint32_t bytes = th[t].n * (uint32_t)sizeof(struct ptb_tev);
-		struct ptb_trace_chunk c = { PTB_TRACE_CHUNK_MAGIC, (uint32_t)t, th[t].n, bytes,
-					     ptb_trace_sum(th[t].ev, bytes), 0 };
-		fwrite(&c, sizeof c, 1, f);
-		fwrite(th[t].ev, bytes, 1, f);
-		sum += c.checksum, events += th[t].n;
-	}
-	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, (uint64_t)nth, events, sum };
-	fwrite(&tr, sizeof tr, 1, f);
-	fclose(f);
-}
+#include "trace-made.h"
 
 static char path[64];
+/* The target machine's costs the next replays charge (none: NULL). */
+static const struct ptb_sim_costs *costs;
 
 /* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
 static double replay(int cpus, uint64_t *forced)
@@ -71,7 +39,7 @@ static double replay(int cpus, uint64_t *forced)
 	nth = 0;
 	if (ptb_trace_load(path, &t, err, sizeof err))
 		return -1;
-	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, &r, NULL))
+	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, costs, &r, NULL))
 		return -2;
 	ptb_ops_free(&o);
 	ptb_trace_free(&t);
@@ -80,8 +48,7 @@ static double replay(int cpus, uint64_t *forced)
 	return r.wall_ns / 1e6;
 }
 
-#define MS 1000000ull
-enum { M = 0x100, C = 0x200, B = 0x300 };
+enum { M = 0x100, C = 0x200 };
 
 /* Two threads each hold mutex M for 10 ms and work 10 ms outside, recorded
  * one after the other on one PU (the main thread's CPU clock says it did
@@ -116,32 +83,6 @@ static void make_early_signal(void)
 	ev(1, 60 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 	ev(0, 60 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
 	ev(0, 60 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
-}
-
-/* Three threads (main and two) work 10, 20, 30 ms to a barrier of 3, then
- * 5 ms each; the main thread then sleeps 50 ms: 30 + 5 + 50 ms on 3 CPUs,
- * the sleep kept whatever the count.  Recorded on one PU, in turn. */
-static void make_barrier_sleep(void)
-{
-	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
-	ev(0, 0, PTB_EV_BARRIER_INIT, 0, B, 3, 0);
-	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
-	ev(0, 0, PTB_EV_CREATE, 0, 0, 2, 0);
-	ev(0, 10 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
-	ev(1, 10 * MS, PTB_EV_START, 0, 0, 0, 0);
-	ev(1, 30 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
-	ev(2, 30 * MS, PTB_EV_START, 0, 0, 0, 0);
-	ev(2, 60 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
-	ev(2, 60 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
-	ev(2, 65 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
-	ev(1, 65 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
-	ev(1, 70 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
-	ev(0, 70 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
-	ev(0, 75 * MS, PTB_EV_SLEEP, 1, 0, 0, 0);
-	ev(0, 125 * MS, PTB_EV_SLEEP, 2, 0, 0, 0);
-	ev(0, 125 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
-	ev(0, 125 * MS, PTB_EV_JOIN, 0, 0, 2, 0);
-	ev(0, 125 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
 /* A producer signals C 100 times, 0.1 ms apart, before its consumer waits
@@ -208,6 +149,23 @@ int main(void)
 	tap_near(replay(3, NULL), 85.0, 0.01, "on 3 CPUs: 30 + 5 + 50 ms (the sleep is kept)");
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 85.0, 0.01, "on 8 CPUs the same");
+
+	/* the target machine's costs (predict --machine), each exactly where
+	 * the path meets it */
+	const struct ptb_sim_costs handoff = { 0, 3 * MS, 0 }, wake = { 2 * MS, 0, 0 },
+				   all = { 2 * MS, 3 * MS, 4 * MS };
+	costs = &handoff;
+	make_lock();
+	tap_near(replay(2, NULL), 33.0, 0.01, "a hand-off of 3 ms: the lock on 2 CPUs takes 33 ms");
+	costs = &wake;
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 87.0, 0.01, "a wake-up of 2 ms after the barrier: 87 ms on 3 CPUs");
+	costs = &all;
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 91.0, 0.01, "  and a creation of 4 ms before it: 91 ms");
+	make_barrier_sleep();
+	tap_near(replay(8, NULL), 91.0, 0.01, "  the same on 8 CPUs");
+	costs = NULL;
 
 	time_t start = time(NULL);
 	int refused = 0, ended = 0;

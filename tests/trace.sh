@@ -43,6 +43,29 @@ for n in 1 2 4 8; do
 	within5 "phases, $n CPUs" "$(predicted "$tmp/phases.trace" $n)" "$exp"
 done
 
+# --- --machine: a made-up machine's costs, charged where the path meets them.
+# Wake-up 20 ms (cond.pingpong 40 ms halved), creation 50 ms: on as many
+# CPUs as threads every phase's two barriers each wake its critical thread
+# once, and the workers begin 50 ms late, which hides the first serial
+# part: the prediction grows by exactly C + 2 P W - serial.
+machine="$top_srcdir/tests/data/predict-machine.json"
+for n in 4 8; do
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$machine" --format json \
+		> "$tmp/m.json"
+	with=$("$JGET" "$tmp/m.json" predictions.0.wall_s)
+	without=$(predicted "$tmp/phases.trace" $n)
+	exp=$(awk -v p=$P -v s="$serial" 'BEGIN { printf "%.6f", 0.05 + 2 * p * 0.02 - s * 1e-9 }')
+	awk -v d="$with - $without" -v a="$with" -v b="$without" -v e="$exp" \
+		'BEGIN { r = (a - b) / e; exit !(r > 0.99 && r < 1.01) }'
+	check "--machine on $n CPUs: $without s + $exp s (got $with s)" test $? -eq 0
+done
+check "  the JSON names the hand-off's point" \
+	test "$("$JGET" "$tmp/m.json" machine.costs.1.point)" = "mutex.pingpong placement=cross_core"
+check "  and its cost, 30 ms" \
+	awk -v s="$("$JGET" "$tmp/m.json" machine.costs.1.seconds)" 'BEGIN { exit !(s == 0.03) }'
+"$PTBENCH" predict "$tmp/phases.trace" --machine "$machine" > "$tmp/m.txt"
+check "  and in the table" grep -q 'wake-up *20000.00 us' "$tmp/m.txt"
+
 # --- a lock held half the time: max(T*K*in, T*K*(in+out)/N) --------------
 T=4 K=60
 "$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" $T $K 300000 > "$tmp/lock.out" 2> /dev/null
@@ -129,5 +152,11 @@ refused "predict --cpus 0" predict "$tmp/lock.trace" --cpus 0
 refused "predict --cpus 1,,x" predict "$tmp/lock.trace" --cpus 1,x
 refused "predict --format xml" predict "$tmp/lock.trace" --format xml
 refused "predict without a trace" predict
+"$PTBENCH" predict --help > "$tmp/help"
+check "predict --help: a percent sign as one (the text is not a format)" \
+	sh -c "grep -q '10 % of' '$tmp/help' && ! grep -q '%%' '$tmp/help'"
+refused "predict --machine of a missing file" predict "$tmp/lock.trace" --machine "$tmp/none.json"
+refused "predict --machine of a file without the costs" predict "$tmp/lock.trace" \
+	--machine "$top_srcdir/tests/data/plot-ext.json"
 check "no temporary trace is left behind" test -z "$(ls "$tmp" | grep tmp)"
 done_testing

@@ -12,8 +12,9 @@
 
 enum { TS_UNBORN, TS_RUN, TS_BLOCKED, TS_DELAYED, TS_DONE };
 
-struct wake {                /* thread blocked at `from`, woken at `at` by `by` */
-	double from, at;
+struct wake {                /* thread blocked at `from`, woken at `at` by `by`, */
+	double from, at;     /* able to run at `ready` (at + the wake-up cost) */
+	double ready;
 	int obj, by;         /* by == -1: released by force; by == self: a delay */
 };
 
@@ -22,6 +23,7 @@ struct sthread {
 	size_t pc;
 	double left;         /* ns of the current burst still to run */
 	double until;        /* TS_DELAYED: when it runs again; TS_DONE: when it ended */
+	int resume;          /* TS_DELAYED by a wake-up cost: its next operation is due */
 	double blocked_at;
 	int blocked_on;      /* object index */
 	int next;            /* the next thread in the object's queue, -1 */
@@ -59,6 +61,7 @@ struct sim {
 	int *work;           /* threads whose burst ended: their operation is due */
 	size_t nwork;
 	uint64_t ops, forced;
+	struct ptb_sim_costs costs;
 };
 
 /* The object of an operation (created on first use); -1 when out of memory. */

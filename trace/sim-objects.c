@@ -225,8 +225,13 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 			struct sthread *c = &s->th[op->arg];
 			c->creator = t, c->born = s->now, c->state = TS_RUN, c->pc = 0;
 			c->left = s->o->th[op->arg].n ? s->o->th[op->arg].op[0].burst : 0;
-			if (c->left <= 0)
+			if (s->costs.create_ns > 0) {    /* begins once created, as at start() */
+				c->state = TS_DELAYED, c->pc = (size_t)-1;
+				c->until = s->now + s->costs.create_ns;
+				c->blocked_at = s->now, c->blocked_on = -1;
+			} else if (c->left <= 0) {
 				s->work[s->nwork++] = (int)op->arg;
+			}
 		}
 		return 0;
 	case PTB_OP_EXIT: {                       /* done: its joiners go on */

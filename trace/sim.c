@@ -15,7 +15,7 @@
 
 #include "trace/sim-int.h"
 
-static int add_wake(struct sthread *th, double from, double at, int obj, int by)
+static int add_wake(struct sthread *th, double from, double at, double ready, int obj, int by)
 {
 	if (th->nw == th->capw) {
 		size_t cap = th->capw ? th->capw * 2 : 16;
@@ -24,7 +24,7 @@ static int add_wake(struct sthread *th, double from, double at, int obj, int by)
 			return -1;
 		th->w = w, th->capw = cap;
 	}
-	th->w[th->nw++] = (struct wake){ from, at, obj, by };
+	th->w[th->nw++] = (struct wake){ from, at, ready, obj, by };
 	return 0;
 }
 
@@ -42,19 +42,34 @@ void ptb_sim_advance(struct sim *s, int t)
 		s->work[s->nwork++] = t;
 }
 
+/* What the target machine charges for releasing a waiter of ob (`by`,
+ * another thread, released it): a lock changing hands, or a wake-up. */
+static double wake_cost(const struct sim *s, const struct sobj *ob, int t, int by)
+{
+	if (by < 0 || by == t || ob->kind == PTB_OP_DELAY)
+		return 0;
+	if (ob->kind == PTB_OP_LOCK || ob->kind == PTB_OP_RDLOCK || ob->kind == PTB_OP_WRLOCK)
+		return s->costs.handoff_ns;
+	return s->costs.wake_ns;
+}
+
 int ptb_sim_wake(struct sim *s, int t, int by)
 {
 	struct sthread *th = &s->th[t];
-	double d = s->now - th->blocked_at;
+	double d = s->now - th->blocked_at, cost = 0;
 	if (th->blocked_on >= 0) {               /* not a thread's first start */
 		struct sobj *ob = &s->obj[th->blocked_on];
 		ob->wait_ns += d, ob->waits++;
 		if (d > ob->longest)
 			ob->longest = d, ob->site = s->o->th[t].op[th->pc].site;
+		cost = wake_cost(s, ob, t, by);
 	}
-	if (add_wake(th, th->blocked_at, s->now, th->blocked_on, by))
+	if (add_wake(th, th->blocked_at, s->now, s->now + cost, th->blocked_on, by))
 		return -1;
-	ptb_sim_advance(s, t);
+	if (cost > 0)                            /* off the CPU until it is awake */
+		th->state = TS_DELAYED, th->until = s->now + cost, th->resume = 1;
+	else
+		ptb_sim_advance(s, t);
 	return 0;
 }
 
@@ -132,6 +147,9 @@ static int step(struct sim *s)
 			th->left -= rate * dt;
 			if (i == first || th->left <= 1e-6 * (1 + fabs(th->left)))
 				th->left = 0, s->work[s->nwork++] = i;
+		} else if (th->state == TS_DELAYED && th->until <= s->now && th->resume) {
+			th->resume = 0;
+			ptb_sim_advance(s, i);
 		} else if (th->state == TS_DELAYED && th->until <= s->now) {
 			if (ptb_sim_wake(s, i, i))
 				return -1;
@@ -179,16 +197,19 @@ static void visit(const struct sim *s, const struct ptb_sim_visitor *v)
 			continue;
 		v->thread(v->ctx, (int)i, th->born, th->until);
 		for (size_t k = 0; k < th->nw; k++)
-			if (th->w[k].obj >= 0 && th->w[k].at > th->w[k].from)
-				v->wait(v->ctx, (int)i, th->w[k].from, th->w[k].at,
-					s->obj[th->w[k].obj].kind, s->obj[th->w[k].obj].addr);
+			if (th->w[k].obj >= 0 && th->w[k].ready > th->w[k].from)
+				v->wait(v->ctx, (int)i, th->w[k].from, th->w[k].ready,
+					s->obj[th->w[k].obj].kind, s->obj[th->w[k].obj].addr,
+					th->w[k].by);
 	}
 }
 
-int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r,
-		const struct ptb_sim_visitor *v)
+int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *costs,
+		struct ptb_sim_result *r, const struct ptb_sim_visitor *v)
 {
 	struct sim s = { .o = o, .cpus = cpus };
+	if (costs)
+		s.costs = *costs;
 	memset(r, 0, sizeof *r);
 	int rc = start(&s);
 	while (rc == 0) {

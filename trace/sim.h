@@ -38,15 +38,28 @@ struct ptb_sim_result {
 };
 
 /* What a reader of the simulated run is shown once it is over: each
- * thread's life, then its waits in order (times in ns of the replay). */
+ * thread's life, then its times off the CPU in order (times in ns of the
+ * replay): a wait from `from` until it could run again at `to` (a wake-up
+ * or hand-off cost included), released by thread `by` (-1: by force), or
+ * a delay (kind PTB_OP_DELAY, by == tid: a sleep, a timed-out wait). */
 struct ptb_sim_visitor {
 	void *ctx;
 	void (*thread)(void *ctx, int tid, double born, double ended);
-	void (*wait)(void *ctx, int tid, double from, double to, int kind, uint64_t obj);
+	void (*wait)(void *ctx, int tid, double from, double to, int kind, uint64_t obj, int by);
 };
 
-/* 0, or -1 when out of memory.  v may be NULL. */
-int ptb_sim_run(const struct ptb_ops *o, int cpus, struct ptb_sim_result *r,
-		const struct ptb_sim_visitor *v);
+/* What the target machine charges (ns; 0: nothing), from a ptbench result
+ * file of it (`predict --machine`): a thread released from a condition,
+ * barrier, semaphore or join runs `wake_ns` after its release; a mutex or
+ * rwlock handed to a waiter, `handoff_ns` after; a created thread begins
+ * `create_ns` after the create.  Delays, not CPU time: the thread is off
+ * the CPU meanwhile, as a thread being woken is. */
+struct ptb_sim_costs {
+	double wake_ns, handoff_ns, create_ns;
+};
+
+/* 0, or -1 when out of memory.  costs and v may be NULL. */
+int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *costs,
+		struct ptb_sim_result *r, const struct ptb_sim_visitor *v);
 
 #endif

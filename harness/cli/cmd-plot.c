@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ptbench plot FILE... [-o OUT.svg|OUT.png|-] [--kind KIND] [--script DIR]`:
- * a picture of result files, drawn by gnuplot (report/plot.h).  Without
+ * a picture of result files, drawn by gnuplot (report/plot.h); or of one
+ * trace of `ptbench record`, replayed on --cpus N CPUs (cli/trace-flow.h):
+ * `--kind flow` (each thread over time) or `parallelism`.  Without
  * --kind, the first kind whose data the files hold; without -o, KIND.svg.
  * The picture is written through a temporary file and renamed, so a
  * failed plot leaves no half-written file; --script DIR keeps the data
@@ -21,6 +23,7 @@
 #include "cli/commands.h"
 #include "cli/error.h"
 #include "cli/options.h"
+#include "cli/trace-flow.h"
 #include "record/model.h"
 #include "record/target.h"
 #include "report/plot.h"
@@ -28,19 +31,24 @@
 
 static const char usage[] =
 	"usage: ptbench plot FILE... [-o OUT.svg|OUT.png|-] [--kind KIND] [--script DIR]\n"
+	"       ptbench plot TRACE [--kind flow|parallelism] [--cpus N] [-o ...] [--script DIR]\n"
 	"\n"
 	"Draw result files with gnuplot.  KIND: table (the Table-1 rows as bars, one\n"
 	"per file), trials (each point's trials), c2c (the core-to-core matrix as a\n"
 	"heat map), cache (load latency over the working set), scaling (cost over\n"
 	"threads, compact and spread).  Default: the first of these the files hold,\n"
 	"written to KIND.svg; -o - writes SVG on stdout.  --script DIR keeps the\n"
-	"data and the gnuplot script there, to restyle the plot.\n";
+	"data and the gnuplot script there, to restyle the plot.\n"
+	"Of a trace of 'ptbench record', replayed on N CPUs (--cpus, default 2): flow\n"
+	"(each thread over time: running, ready, blocked, sleeping; wake-up arrows,\n"
+	"the default) or parallelism (running and ready threads over time).\n";
 
 static const struct option plot_options[] = {
 	/* name       has_arg            flag  val */
 	{ "output",   required_argument, NULL, 'o' },
 	{ "kind",     required_argument, NULL, 'k' },
 	{ "script",   required_argument, NULL, 's' },
+	{ "cpus",     required_argument, NULL, 'c' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
 };
@@ -48,7 +56,15 @@ static const struct option plot_options[] = {
 struct plot_args {
 	const char *out, *kind, *script;
 	enum ptb_plot_term term;
+	int cpus;                        /* 0: not given */
+	const struct ptb_flow *flow;     /* a trace's replay, or NULL */
 };
+
+/* The kinds drawn from a trace rather than from result files. */
+static bool trace_kind(const char *kind)
+{
+	return kind && (!strcmp(kind, "flow") || !strcmp(kind, "parallelism"));
+}
 
 /* The picture formats by the output's extension. */
 static const struct {
@@ -91,6 +107,8 @@ static int plot_option(void *ctx, int c, const char *arg)
 	}
 	if (c == 's')
 		a->script = arg;
+	if (c == 'c')
+		return ptb_parse_int("plot", "--cpus", arg, 1, 4096, &a->cpus);
 	return 0;
 }
 
@@ -120,7 +138,8 @@ static int draw_to(const char *path, const char *kind, struct ptb_runfile **runs
 		ptb_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
-	int rc = ptb_plot_draw(kind, runs, n, a->term, a->script, f, err, errlen);
+	int rc = a->flow ? ptb_plot_draw_flow(kind, a->flow, a->term, a->script, f, err, errlen)
+			 : ptb_plot_draw(kind, runs, n, a->term, a->script, f, err, errlen);
 	if (fflush(f) || fsync(fileno(f)))
 		rc = rc ? rc : (ptb_errf(err, errlen, "%s: %s", path, strerror(errno)), -1);
 	if (fclose(f) && !rc)
@@ -135,7 +154,7 @@ static int draw_to(const char *path, const char *kind, struct ptb_runfile **runs
 static int plot(struct ptb_runfile **runs, size_t n, struct plot_args *a)
 {
 	char err[1024], kinds[128], out[64];
-	const char *kind = a->kind ? a->kind : ptb_plot_default_kind(runs, n);
+	const char *kind = a->kind ? a->kind : a->flow ? "flow" : ptb_plot_default_kind(runs, n);
 	int rc;
 	if (!kind) {
 		kind_list(kinds, sizeof kinds);
@@ -143,11 +162,15 @@ static int plot(struct ptb_runfile **runs, size_t n, struct plot_args *a)
 	}
 	if (!a->out)
 		snprintf(out, sizeof out, "%s.svg", kind);
-	if (a->out && !strcmp(a->out, "-"))
+	if (a->out && !strcmp(a->out, "-") && a->flow)
+		rc = ptb_plot_draw_flow(kind, a->flow, a->term, a->script, stdout, err, sizeof err);
+	else if (a->out && !strcmp(a->out, "-"))
 		rc = ptb_plot_draw(kind, runs, n, a->term, a->script, stdout, err, sizeof err);
 	else
 		rc = draw_to(a->out ? a->out : out, kind, runs, n, a, err, sizeof err);
-	if (rc && a->script && ptb_plot_write(kind, runs, n, a->term, a->script, NULL, 0) == 0)
+	if (rc && a->script && (a->flow ? ptb_plot_write_flow(kind, a->flow, a->term, a->script,
+							      NULL, 0)
+				 : ptb_plot_write(kind, runs, n, a->term, a->script, NULL, 0)) == 0)
 		ptb_appendf(err, sizeof err, "; the data and script are in %s", a->script);
 	if (rc)
 		return ptb_bad_input("plot", "%s", err);
@@ -156,9 +179,24 @@ static int plot(struct ptb_runfile **runs, size_t n, struct plot_args *a)
 	return 0;
 }
 
+/* A trace, replayed on --cpus CPUs and drawn as a flow kind. */
+static int plot_trace(const char *path, struct plot_args *a)
+{
+	struct ptb_flow f;
+	char err[512];
+	if (a->kind && !trace_kind(a->kind))
+		return ptb_bad_input("plot", "%s is a trace: --kind flow or parallelism", path);
+	if (ptb_trace_flow(path, a->cpus ? a->cpus : 2, &f, err, sizeof err))
+		return ptb_bad_input("plot", "%s", err);
+	a->flow = &f;
+	int rc = plot(NULL, 0, a);
+	ptb_flow_free(&f);
+	return rc;
+}
+
 int ptb_cmd_plot(int argc, char **argv)
 {
-	struct plot_args a = { NULL, NULL, NULL, PTB_PLOT_SVG };
+	struct plot_args a = { NULL, NULL, NULL, PTB_PLOT_SVG, 0, NULL };
 	struct ptb_runfile **runs;
 	char err[512];
 	int first, rc;
@@ -170,6 +208,13 @@ int ptb_cmd_plot(int argc, char **argv)
 		return ptb_bad_input("plot", "which files? (ptbench plot FILE...)");
 	if (a.script && (rc = script_dir(a.script)))
 		return rc;
+	if (argc - first == 1 && ptb_is_trace_file(argv[first]))
+		return plot_trace(argv[first], &a);
+	if (trace_kind(a.kind))
+		return ptb_bad_input("plot", "--kind %s draws one trace of 'ptbench record'; %s is not "
+				     "one", a.kind, argv[first]);
+	if (a.cpus)
+		return ptb_bad_input("plot", "--cpus is for a trace (--kind flow or parallelism)");
 	if (!(runs = calloc((size_t)(argc - first), sizeof *runs)))
 		return ptb_bad_input("plot", "out of memory");
 	for (; first + (int)n < argc; n++)

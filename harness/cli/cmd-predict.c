@@ -1,11 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `ptbench predict TRACE [--cpus LIST] [--format table|json]`: the wall
+ * `ptbench predict TRACE [--cpus LIST] [--machine RESULT.json]
+ * [--format table|json]`: the wall
  * time and speed-up of a recorded program on each number of CPUs, by
  * replaying its trace (trace/sim.h), and what bounds it: the objects
  * that pass the critical path from thread to thread on the largest machine
  * asked for, with the share of the path that ran up to a release of each.
- * The speed-up is against the replay on one CPU.
+ * The speed-up is against the replay on one CPU.  --machine charges the
+ * wake-up, hand-off and creation costs of a target machine, from its
+ * result file (cli/machine-costs.h), in every replay.
  */
 #include "config.h"
 
@@ -19,6 +22,7 @@
 
 #include "cli/commands.h"
 #include "cli/error.h"
+#include "cli/machine-costs.h"
 #include "cli/options.h"
 #include "trace/ops.h"
 #include "trace/reader.h"
@@ -27,13 +31,17 @@
 #define MAX_CPUS_LIST 32
 
 static const char usage[] =
-	"usage: ptbench predict TRACE [--cpus LIST] [--format table|json] [--check]\n"
-	"                       [--chrome-trace FILE] [-v|--verbose]\n"
+	"usage: ptbench predict TRACE [--cpus LIST] [--machine RESULT.json]\n"
+	"                       [--format table|json] [--check] [--chrome-trace FILE]\n"
+	"                       [-v|--verbose]\n"
 	"\n"
 	"Predict the wall time and speed-up of a program recorded by 'ptbench record'\n"
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
-	"waits bound it.  --check: refuse a trace whose threads spent more than 10 %% of\n"
+	"waits bound it.  --check: refuse a trace whose threads spent more than 10 % of\n"
 	"their time off the CPU outside traced calls (raw futexes, pipes, I/O).\n"
+	"--machine RESULT.json: charge the wake-up, hand-off and creation costs of the\n"
+	"machine that ran it (its condition and mutex ping-pongs, halved, and its thread\n"
+	"creation) where a thread is woken, a lock changes hands, a thread starts.\n"
 	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
 	"chrome://tracing (each thread's life and its waits).\n"
 	"-v, --verbose: the simulator's speed on stderr.\n";
@@ -45,6 +53,7 @@ static const struct option predict_options[] = {
 	{ "verbose",  no_argument,       NULL, 'v' },
 	{ "check",    no_argument,       NULL, 'k' },
 	{ "chrome-trace", required_argument, NULL, 't' },
+	{ "machine",  required_argument, NULL, 'm' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
 };
@@ -53,6 +62,8 @@ struct predict_args {
 	int cpus[MAX_CPUS_LIST], ncpus;
 	int json, verbose, check;
 	const char *chrome;
+	const struct ptb_machine_costs *machine;    /* NULL: no costs */
+	const char *machine_file;
 };
 
 /* A Chrome trace stays small enough to open: at most this many waits. */
@@ -96,6 +107,9 @@ static int predict_option(void *ctx, int opt, const char *arg)
 	case 'k':
 		a->check = 1;
 		return 0;
+	case 'm':
+		a->machine_file = arg;
+		return *arg ? 0 : ptb_bad_input("predict", "--machine needs a result file");
 	case 't':
 		a->chrome = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--chrome-trace needs a file name");
@@ -128,20 +142,35 @@ static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_resul
 	return a;
 }
 
+/* The costs charged, and where each came from; null without --machine. */
+static json_t *machine_json(const struct predict_args *a)
+{
+	const struct ptb_machine_costs *m = a->machine;
+	if (!m)
+		return json_null();
+	json_t *costs = json_array();
+	for (int c = 0; c < PTB_COST_COUNT; c++)
+		json_array_append_new(costs, m->key[c][0]
+			? json_pack("{s:s, s:f, s:s, s:i}", "cost", m->name[c], "seconds", m->ns[c] * 1e-9,
+				    "point", m->key[c], "divided_by", m->divided_by[c])
+			: json_pack("{s:s, s:n}", "cost", m->name[c], "seconds"));
+	return json_pack("{s:s, s:o}", "file", a->machine_file, "costs", costs);
+}
+
 static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-		      double base, double untraced)
+		      double base, double untraced, const struct predict_args *a)
 {
 	json_t *preds = json_array();
 	for (int i = 0; i < n; i++)
 		json_array_append_new(preds, json_pack("{s:i, s:f, s:f, s:f}", "cpus", r[i].cpus,
 			"wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus)));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:o}",
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)t->nthreads,
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
 		"untraced_share", untraced,
-		"predictions", preds, "limits", limits_json(t, &r[n - 1]));
+		"machine", machine_json(a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
 	if (!doc)
 		return 1;
 	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
@@ -167,12 +196,27 @@ static void print_forced(const struct ptb_sim_result *r, int n)
 		printf("\n");
 }
 
+static void print_costs(const struct predict_args *a)
+{
+	const struct ptb_machine_costs *m = a->machine;
+	printf("costs of the machine of %s:\n", a->machine_file);
+	for (int c = 0; c < PTB_COST_COUNT; c++)
+		if (m->key[c][0])
+			printf("  %-9s %10.2f us  (%s%s)\n", m->name[c], m->ns[c] * 1e-3, m->key[c],
+			       m->divided_by[c] == 2 ? ", a round trip halved" : "");
+		else
+			printf("  %-9s %10s     (not in the file: none charged)\n", m->name[c], "-");
+	printf("\n");
+}
+
 static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-			double base, double untraced)
+			double base, double untraced, const struct predict_args *a)
 {
 	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
 	       t->h.sched == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
 	       "preempted each other", t->end_t * 1e-9, t->nthreads, (unsigned long long)t->events);
+	if (a->machine)
+		print_costs(a);
 	printf("%6s  %10s  %8s  %11s\n", "cpus", "wall_s", "speedup", "utilization");
 	for (int i = 0; i < n; i++)
 		printf("%6d  %10.4f  %8.2f  %11.2f\n", r[i].cpus, r[i].wall_ns * 1e-9,
@@ -220,7 +264,8 @@ static void chrome_thread(void *ctx, int tid, double born, double ended)
 	chrome_event(ctx, tid, name, born, ended);
 }
 
-static void chrome_wait(void *ctx, int tid, double from, double to, int kind, uint64_t obj)
+static void chrome_wait(void *ctx, int tid, double from, double to, int kind, uint64_t obj,
+			int by)
 {
 	struct chrome *c = ctx;
 	char name[64];
@@ -231,7 +276,8 @@ static void chrome_wait(void *ctx, int tid, double from, double to, int kind, ui
 }
 
 /* Replay on `cpus` once more, written to path through a temporary file. */
-static int write_chrome(const struct ptb_ops *o, int cpus, const char *path)
+static int write_chrome(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *costs,
+			const char *path)
 {
 	char tmp[4200];
 	struct ptb_sim_result r;
@@ -241,7 +287,7 @@ static int write_chrome(const struct ptb_ops *o, int cpus, const char *path)
 		return ptb_bad_input("predict", "cannot write %s: %s", path, strerror(errno));
 	struct ptb_sim_visitor v = { &c, chrome_thread, chrome_wait };
 	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", c.f);
-	int rc = ptb_sim_run(o, cpus, &r, &v);
+	int rc = ptb_sim_run(o, cpus, costs, &r, &v);
 	fprintf(c.f, "\n],\"otherData\":{\"cpus\":%d,\"waits_left_out\":%ld}}\n", cpus,
 		c.waits > CHROME_MAX_WAITS ? c.waits - CHROME_MAX_WAITS : 0);
 	if (fclose(c.f) || rc || rename(tmp, path)) {
@@ -271,11 +317,12 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 	}
 	double t0 = seconds();
 	uint64_t ops = 0;
-	int rc = ptb_sim_run(&o, 1, &one, NULL);
+	const struct ptb_sim_costs *costs = a->machine ? &a->machine->costs : NULL;
+	int rc = ptb_sim_run(&o, 1, costs, &one, NULL);
 	for (int i = 0; !rc && i < a->ncpus; i++)
-		rc = ptb_sim_run(&o, a->cpus[i], &r[i], NULL), ops += r[i].ops;
+		rc = ptb_sim_run(&o, a->cpus[i], costs, &r[i], NULL), ops += r[i].ops;
 	double dt = seconds() - t0;
-	if (!rc && a->chrome && write_chrome(&o, a->cpus[a->ncpus - 1], a->chrome)) {
+	if (!rc && a->chrome && write_chrome(&o, a->cpus[a->ncpus - 1], costs, a->chrome)) {
 		ptb_ops_free(&o);
 		return 2;
 	}
@@ -286,14 +333,15 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 		fprintf(stderr, "ptbench predict: %llu operations replayed in %.3f s (%.0f per s)\n",
 			(unsigned long long)(ops + one.ops), dt, (ops + one.ops) / (dt > 0 ? dt : 1e-9));
 	if (a->json)
-		return print_json(t, r, a->ncpus, one.wall_ns, untraced);
-	print_table(t, r, a->ncpus, one.wall_ns, untraced);
+		return print_json(t, r, a->ncpus, one.wall_ns, untraced, a);
+	print_table(t, r, a->ncpus, one.wall_ns, untraced, a);
 	return 0;
 }
 
 int ptb_cmd_predict(int argc, char **argv)
 {
-	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL };
+	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL };
+	struct ptb_machine_costs m;
 	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
 				    predict_option, &a, &first);
 	if (rc)
@@ -303,6 +351,9 @@ int ptb_cmd_predict(int argc, char **argv)
 				     : "one trace at a time");
 	struct ptb_trace t;
 	char err[512];
+	if (a.machine_file && ptb_machine_costs_load(a.machine_file, &m, err, sizeof err))
+		return ptb_bad_input("predict", "--machine %s", err);
+	a.machine = a.machine_file ? &m : NULL;
 	if (ptb_trace_load(argv[first], &t, err, sizeof err))
 		return ptb_bad_input("predict", "%s", err);
 	rc = simulate(&t, &a);

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * `ptbench report FILE [--format FMT] [--all-rows] [--verbose]`: print a saved run
- * again; `ptbench report FILE... --format html [--no-plots]`: the page of
- * one or more runs (tools/page.h).
+ * again; `ptbench report FILE... --format html [--no-plots] [--trace TRACE
+ * [--cpus N]]`: the page of one or more runs (tools/page.h), with the flow
+ * and parallelism plots of a trace's replay on N CPUs (cli/trace-flow.h).
  */
 #include "config.h"
 
@@ -14,13 +15,17 @@
 #include "cli/error.h"
 #include "cli/options.h"
 #include "cli/runs.h"
+#include "cli/trace-flow.h"
 #include "record/model.h"
 #include "report/report.h"
 #include "tools/page.h"
 
 static const char usage[] =
 	"usage: ptbench report FILE [--format table|csv|json|gbench] [--all-rows] [--verbose]\n"
-	"       ptbench report FILE... --format html [--all-rows] [--verbose] [--no-plots]\n";
+	"       ptbench report FILE... --format html [--all-rows] [--verbose] [--no-plots]\n"
+	"                                            [--trace TRACE [--cpus N]]\n"
+	"--trace TRACE: the page also draws the flow and parallelism plots of a trace of\n"
+	"'ptbench record' replayed on N CPUs (default 2).\n";
 
 static const struct option report_options[] = {
 	/* name       has_arg            flag  val */
@@ -28,6 +33,8 @@ static const struct option report_options[] = {
 	{ "all-rows", no_argument,       NULL, 'a' },
 	{ "no-plots", no_argument,       NULL, 'p' },
 	{ "verbose",  no_argument,       NULL, 'v' },
+	{ "trace",    required_argument, NULL, 't' },
+	{ "cpus",     required_argument, NULL, 'c' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 }
 };
@@ -35,6 +42,8 @@ static const struct option report_options[] = {
 struct report_args {
 	int fmt;                /* a run's format; -1 for the page */
 	bool all_rows, no_plots, verbose;
+	const char *trace;
+	int cpus;               /* 0: not given */
 };
 
 static int report_option(void *ctx, int c, const char *arg)
@@ -48,25 +57,40 @@ static int report_option(void *ctx, int c, const char *arg)
 	a->all_rows |= c == 'a';
 	a->no_plots |= c == 'p';
 	a->verbose |= c == 'v';
+	if (c == 't')
+		a->trace = arg;
+	if (c == 'c')
+		return ptb_parse_int("report", "--cpus", arg, 1, 4096, &a->cpus);
 	return 0;
 }
 
 static int page(int argc, char **argv, int first, const struct report_args *a)
 {
-	struct ptb_page_opts o = { PTB_STAT_MEAN, a->all_rows, !a->no_plots, a->verbose };
+	struct ptb_page_opts o = { PTB_STAT_MEAN, a->all_rows, !a->no_plots, a->verbose, NULL };
 	struct ptb_runfile **runs;
+	struct ptb_flow flow;
+	char err[512];
+	if (a->cpus && !a->trace)
+		return ptb_bad_input("report", "--cpus: only with --trace");
+	if (a->trace && !ptb_is_trace_file(a->trace))
+		return ptb_bad_input("report", "--trace %s: not a trace of 'ptbench record'", a->trace);
+	if (a->trace && ptb_trace_flow(a->trace, a->cpus ? a->cpus : 2, &flow, err, sizeof err))
+		return ptb_bad_input("report", "--trace %s", err);
+	o.flow = a->trace ? &flow : NULL;
 	int n, rc = ptb_runs_load("report", argc, argv, first, &runs, &n);
-	if (rc)
-		return rc;
-	if (ptb_page_report(stdout, runs, n, &o) < 0)
-		rc = ptb_bad_input("report", "out of memory");
-	ptb_runs_free(runs, n);
+	if (!rc) {
+		if (ptb_page_report(stdout, runs, n, &o) < 0)
+			rc = ptb_bad_input("report", "out of memory");
+		ptb_runs_free(runs, n);
+	}
+	if (a->trace)
+		ptb_flow_free(&flow);
 	return rc;
 }
 
 int ptb_cmd_report(int argc, char **argv)
 {
-	struct report_args a = { PTB_FMT_TABLE, false, false, false };
+	struct report_args a = { PTB_FMT_TABLE, false, false, false, NULL, 0 };
 	int first, rc;
 	char err[512];
 	rc = ptb_options("report", argc, argv, ":h", report_options, usage, report_option, &a,
@@ -82,6 +106,8 @@ int ptb_cmd_report(int argc, char **argv)
 				     "needs --format html)", argv[first + 1]);
 	if (a.no_plots)
 		return ptb_bad_input("report", "--no-plots: only with --format html");
+	if (a.trace || a.cpus)
+		return ptb_bad_input("report", "--trace and --cpus: only with --format html");
 	struct ptb_runfile *run = ptb_runfile_load(argv[first], err, sizeof err);
 	if (!run)
 		return ptb_bad_input("report", "%s", err);

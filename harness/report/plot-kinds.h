@@ -14,6 +14,7 @@
 #include <stdio.h>
 
 #include "record/model.h"
+#include "report/flow.h"
 #include "report/plot.h"
 #include "report/rows.h"
 
@@ -23,13 +24,15 @@ struct ptb_plot_ctx {
 	const char *kind;               /* the files are KIND.dat and KIND.gp */
 	enum ptb_plot_term term;
 	char (*names)[96];              /* per run: what its bars and curves are called */
+	const struct ptb_flow *flow;    /* a simulated run (flow, parallelism); NULL */
 };
 
 /* Write the data on dat and the script on gp: 0; 1 when the files hold
  * none of the kind's data (nothing written); -1 out of memory. */
 typedef int ptb_plot_fn(const struct ptb_plot_ctx *c, FILE *dat, FILE *gp);
 
-ptb_plot_fn ptb_plot_table, ptb_plot_trials, ptb_plot_c2c, ptb_plot_cache, ptb_plot_scaling;
+ptb_plot_fn ptb_plot_table, ptb_plot_trials, ptb_plot_c2c, ptb_plot_cache, ptb_plot_scaling,
+	ptb_plot_flow, ptb_plot_parallelism;
 
 /* A kind: its name, what the files lack when they cannot give it, and
  * its writer.  The table is in plot-kinds.c, in ptb_plot_kinds' order. */

@@ -71,9 +71,18 @@ struct rendered {
 	size_t ndat, ngp;
 };
 
-static int render(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
-		  enum ptb_plot_term term, struct rendered *r, char *err, size_t errlen)
+/* What a plot is drawn from: run files, or a simulated run. */
+struct source {
+	struct ptb_runfile *const *runs;
+	size_t nruns;
+	const struct ptb_flow *flow;
+};
+
+static int render(const char *kind, const struct source *src, enum ptb_plot_term term,
+		  struct rendered *r, char *err, size_t errlen)
 {
+	struct ptb_runfile *const *runs = src->runs;
+	size_t nruns = src->nruns;
 	const struct ptb_plot_kind *k = ptb_plot_kind_find(kind);
 	char (*names)[96] = calloc(nruns ? nruns : 1, sizeof *names);
 	FILE *dat = NULL, *gp = NULL;
@@ -87,7 +96,7 @@ static int render(const char *kind, struct ptb_runfile *const *runs, size_t nrun
 	if (names && (dat = open_memstream(&r->dat, &r->ndat)) &&
 	    (gp = open_memstream(&r->gp, &r->ngp))) {
 		run_names(runs, nruns, names);
-		struct ptb_plot_ctx c = { runs, nruns, k->name, term, names };
+		struct ptb_plot_ctx c = { runs, nruns, k->name, term, names, src->flow };
 		rc = k->write(&c, dat, gp);
 	}
 	if (dat && fclose(dat))
@@ -135,23 +144,38 @@ static int save(const char *dir, const char *kind, const struct rendered *r, cha
 	return 0;
 }
 
-int ptb_plot_write(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
-		   enum ptb_plot_term term, const char *dir, char *err, size_t errlen)
+static int write_src(const char *kind, const struct source *src, enum ptb_plot_term term,
+		     const char *dir, char *err, size_t errlen)
 {
 	struct rendered r;
-	int rc = render(kind, runs, nruns, term, &r, err, errlen);
+	int rc = render(kind, src, term, &r, err, errlen);
 	if (rc == 0)
 		rc = save(dir, kind, &r, err, errlen);
 	rendered_free(&r);
 	return rc;
 }
 
+int ptb_plot_write(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		   enum ptb_plot_term term, const char *dir, char *err, size_t errlen)
+{
+	struct source src = { runs, nruns, NULL };
+	return write_src(kind, &src, term, dir, err, errlen);
+}
+
+int ptb_plot_write_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
+			const char *dir, char *err, size_t errlen)
+{
+	struct source src = { NULL, 0, flow };
+	return write_src(kind, &src, term, dir, err, errlen);
+}
+
 const char *ptb_plot_default_kind(struct ptb_runfile *const *runs, size_t nruns)
 {
 	char err[256];
+	struct source src = { runs, nruns, NULL };
 	for (int i = 0; ptb_plot_kinds[i]; i++) {
 		struct rendered r;
-		int rc = render(ptb_plot_kinds[i], runs, nruns, PTB_PLOT_SVG, &r, err, sizeof err);
+		int rc = render(ptb_plot_kinds[i], &src, PTB_PLOT_SVG, &r, err, sizeof err);
 		rendered_free(&r);
 		if (rc == 0)
 			return ptb_plot_kinds[i];
@@ -251,14 +275,13 @@ static void remove_work(const char *dir, const char *kind)
 	rmdir(dir);
 }
 
-int ptb_plot_draw(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
-		  enum ptb_plot_term term, const char *keep_dir, FILE *out, char *err,
-		  size_t errlen)
+static int draw_src(const char *kind, const struct source *src, enum ptb_plot_term term,
+		    const char *keep_dir, FILE *out, char *err, size_t errlen)
 {
 	struct rendered r;
 	char dir[4096];
 	const char *tmp = getenv("TMPDIR");
-	int rc = render(kind, runs, nruns, term, &r, err, errlen);
+	int rc = render(kind, src, term, &r, err, errlen);
 	if (rc)
 		return rc;
 	if (keep_dir && save(keep_dir, kind, &r, err, errlen)) {
@@ -281,6 +304,28 @@ int ptb_plot_draw(const char *kind, struct ptb_runfile *const *runs, size_t nrun
 	remove_work(dir, kind);
 	rendered_free(&r);
 	return rc;
+}
+
+int ptb_plot_draw(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		  enum ptb_plot_term term, const char *keep_dir, FILE *out, char *err,
+		  size_t errlen)
+{
+	struct source src = { runs, nruns, NULL };
+	return draw_src(kind, &src, term, keep_dir, out, err, errlen);
+}
+
+int ptb_plot_draw_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
+		       const char *keep_dir, FILE *out, char *err, size_t errlen)
+{
+	struct source src = { NULL, 0, flow };
+	return draw_src(kind, &src, term, keep_dir, out, err, errlen);
+}
+
+int ptb_plot_svg_of(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		    const struct ptb_flow *flow, FILE *out, char *err, size_t errlen)
+{
+	struct source src = { runs, nruns, flow };
+	return draw_src(kind, &src, PTB_PLOT_SVG, NULL, out, err, errlen);
 }
 
 int ptb_plot_svg(const char *kind, struct ptb_runfile *const *runs, size_t nruns, FILE *out,

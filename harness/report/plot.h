@@ -3,7 +3,8 @@
  * Pictures of result files, drawn by gnuplot: ptbench writes the data and a
  * gnuplot script for a kind of plot (the Table-1 rows as bars, each point's
  * trials, the c2c matrix as a heat map, cache latency over size, contention
- * over thread count) and runs gnuplot on them.  gnuplot is an optional
+ * over thread count; of a trace's simulated run, each thread over time
+ * and the running and ready threads) and runs gnuplot on them.  gnuplot is an optional
  * run-time dependency: without it these functions say so and draw nothing.
  * Used by `ptbench plot` and by the HTML report, which embeds the SVG.
  */
@@ -15,6 +16,7 @@
 #include <stdio.h>
 
 #include "record/model.h"
+#include "report/flow.h"
 
 /* The kinds, in the order a default `ptbench plot` tries them;
  * NULL-terminated. */
@@ -47,5 +49,16 @@ int ptb_plot_write(const char *kind, struct ptb_runfile *const *runs, size_t nru
 int ptb_plot_draw(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
 		  enum ptb_plot_term term, const char *keep_dir, FILE *out, char *err,
 		  size_t errlen);
+
+/* ptb_plot_write and ptb_plot_draw for the kinds of a simulated run
+ * ("flow", "parallelism"); the kinds of result files find no data in it. */
+int ptb_plot_write_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
+			const char *dir, char *err, size_t errlen);
+int ptb_plot_draw_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
+		       const char *keep_dir, FILE *out, char *err, size_t errlen);
+/* ptb_plot_svg of either: each kind finds its data in the files or in
+ * flow (NULL: none), as the report page draws every kind it can. */
+int ptb_plot_svg_of(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
+		    const struct ptb_flow *flow, FILE *out, char *err, size_t errlen);
 
 #endif

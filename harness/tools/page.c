@@ -132,12 +132,13 @@ static void embed_svg(FILE *out, const char *p, const char *prefix)
 
 /* One kind's figure, or nothing when the files lack its data; a failure
  * of gnuplot is a visible line, not a missing figure. */
-static void plot(FILE *out, const char *kind, struct ptb_runfile *const *runs, int n)
+static void plot(FILE *out, const char *kind, struct ptb_runfile *const *runs, int n,
+		 const struct ptb_flow *flow)
 {
 	char err[512] = "out of memory", *svg = NULL, id[64], line[640];
 	size_t len = 0;
 	FILE *mem = open_memstream(&svg, &len);
-	int rc = mem ? ptb_plot_svg(kind, runs, (size_t)n, mem, err, sizeof err) : -1;
+	int rc = mem ? ptb_plot_svg_of(kind, runs, (size_t)n, flow, mem, err, sizeof err) : -1;
 	if (mem)
 		fclose(mem);
 	const char *start = rc == 0 && svg ? strstr(svg, "<svg") : NULL;
@@ -168,7 +169,7 @@ static void plots(FILE *out, struct ptb_runfile *const *runs, int n,
 			      "install it (Debian: gnuplot-nox) and make the page again.");
 	else
 		for (int k = 0; ptb_plot_kinds[k]; k++)
-			plot(out, ptb_plot_kinds[k], runs, n);
+			plot(out, ptb_plot_kinds[k], runs, n, o->flow);
 }
 
 int ptb_page_report(FILE *out, struct ptb_runfile *const *runs, int n,

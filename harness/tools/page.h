@@ -17,6 +17,7 @@
 
 #include "record/model.h"
 #include "report/grid.h"
+#include "report/flow.h"
 #include "tools/table.h"
 
 /* The page's head, style and heading; then the body's end. */
@@ -32,6 +33,7 @@ struct ptb_page_opts {
 	bool all_rows;          /* as struct ptb_table_opts's */
 	bool plots;             /* false: the page says they were left out */
 	bool verbose;           /* as struct ptb_table_opts's */
+	const struct ptb_flow *flow;   /* a trace's replay (--trace) for its plots; NULL */
 };
 
 /* The report page of n runs.  0, or -1 when out of memory. */

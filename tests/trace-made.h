@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Traces made event by event, with valid framing and checksums, for the
+ * tests that need exact answers (tests/test_trace.c) or a trace that is
+ * the same on every run (tests/trace-made.c, the golden flow plots).
+ * Header-only: each test program includes it once.
+ */
+#ifndef PTB_TESTS_TRACE_MADE_H
+#define PTB_TESTS_TRACE_MADE_H
+
+#include <stdio.h>
+#include <string.h>
+
+#include "trace/format.h"
+
+#define MAXEV 4096
+struct thread_events { struct ptb_tev ev[MAXEV]; uint32_t n; };
+static struct thread_events th[8];
+static int nth;
+
+static void ev(int t, uint64_t at, int kind, int phase, uint64_t obj, uint32_t arg, int out)
+{
+	if (t >= nth)
+		nth = t + 1;
+	th[t].ev[th[t].n++] = (struct ptb_tev){ at, obj, 0x1000 + (uint64_t)kind, arg,
+						 (uint8_t)kind, (uint8_t)phase, (uint16_t)out };
+}
+
+/* Write the threads' events as a trace file with valid framing. */
+static void write_trace(const char *path)
+{
+	struct ptb_trace_header h = { .version = PTB_TRACE_VERSION, .endian = PTB_TRACE_ENDIAN,
+		.header_size = sizeof h, .event_size = sizeof(struct ptb_tev), .sched = PTB_SCHED_FIFO };
+	memcpy(h.magic, PTB_TRACE_MAGIC, 8);
+	strcpy(h.program, "made");
+	FILE *f = fopen(path, "wb");
+	uint64_t sum = ptb_trace_sum(&h, sizeof h), events = 0;
+	fwrite(&h, sizeof h, 1, f);
+	for (int t = 0; t < nth; t++) {
+		uint32_t bytes = th[t].n * (uint32_t)sizeof(struct ptb_tev);
+		struct ptb_trace_chunk c = { PTB_TRACE_CHUNK_MAGIC, (uint32_t)t, th[t].n, bytes,
+					     ptb_trace_sum(th[t].ev, bytes), 0 };
+		fwrite(&c, sizeof c, 1, f);
+		fwrite(th[t].ev, bytes, 1, f);
+		sum += c.checksum, events += th[t].n;
+	}
+	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, (uint64_t)nth, events, sum };
+	fwrite(&tr, sizeof tr, 1, f);
+	fclose(f);
+}
+
+
+#define MS 1000000ull
+
+/* Three threads (main and two) work 10, 20, 30 ms to a barrier of 3, then
+ * 5 ms each; the main thread then sleeps 50 ms: 30 + 5 + 50 ms on 3 CPUs,
+ * the sleep kept whatever the count.  Recorded on one PU, in turn. */
+static void make_barrier_sleep(void)
+{
+	enum { B = 0x300 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_BARRIER_INIT, 0, B, 3, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 2, 0);
+	ev(0, 10 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
+	ev(1, 10 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 30 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
+	ev(2, 30 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 60 * MS, PTB_EV_BARRIER_WAIT, 1, B, 0, 0);
+	ev(2, 60 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
+	ev(2, 65 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(1, 65 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
+	ev(1, 70 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 70 * MS, PTB_EV_BARRIER_WAIT, 2, B, 0, 0);
+	ev(0, 75 * MS, PTB_EV_SLEEP, 1, 0, 0, 0);
+	ev(0, 125 * MS, PTB_EV_SLEEP, 2, 0, 0, 0);
+	ev(0, 125 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 125 * MS, PTB_EV_JOIN, 0, 0, 2, 0);
+	ev(0, 125 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+#endif
