@@ -1,0 +1,81 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The omp.* benchmarks (bench/omp.c, docs/design.md section 15).  Built
+# without OpenMP: the family is absent, `list` says so in one line and no
+# -b selects it.  Built with it: every benchmark's point at threads=1 and 2
+# gives a positive finite figure or a clear na, names the runtime that ran
+# and its wait policy, shows the team's threads on their places; ptbench
+# itself does not link the runtime; bad -p values are refused.  No figure
+# is asserted against a speed.
+. "$top_srcdir/tests/tap.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work" || exit 1
+"$PTBENCH" list >list.txt
+
+if [ "$PTB_HAVE_OPENMP" != yes ]; then
+	check "list: the omp family absent, in one line" \
+		sh -c "test \$(grep -c '^omp' list.txt) -eq 1 && grep -q '^omp\\.\\* .*absent: built without OpenMP' list.txt"
+	"$PTBENCH" run -b omp --quick -o r.json >/dev/null 2>err.txt
+	check "-b omp is refused (exit 2) without OpenMP" test $? -eq 2
+	done_testing
+	exit
+fi
+
+n=$(grep -c '^omp\.' list.txt)
+check "list: ten omp benchmarks ($n)" test "$n" -eq 10
+if command -v ldd >/dev/null; then
+	check "ptbench does not link an OpenMP runtime" \
+		sh -c "! ldd '$PTBENCH' | grep -Eq 'libgomp|libomp|libiomp'"
+fi
+
+for bad in threads=0 threads=258 threads=x schedule=auto; do
+	"$PTBENCH" run -b omp.for -p "$bad" --quick -o bad.json >/dev/null 2>err.txt
+	rc=$?
+	check "-p $bad refused with exit 2 and one line" \
+		sh -c "test $rc -eq 2 && test \$(wc -l <err.txt) -eq 1 && test ! -e bad.json"
+done
+
+"$PTBENCH" run -b omp -p threads=1 -p threads=2 --quick --min-trials 3 -o r.json \
+	>table.txt 2>err.txt
+check "run -b omp threads=1,2 completes" test $? -eq 0
+count=$($JGET r.json results.#)
+check "24 points (12 benchmarks x 2 team sizes): $count" test "$count" -eq 24
+pus=$(nproc 2>/dev/null || echo 1)
+i=0
+while [ "$i" -lt "$count" ]; do
+	b=$($JGET r.json results.$i.bench)
+	t=$($JGET r.json results.$i.params.threads)
+	s=$($JGET r.json results.$i.status)
+	v=$($JGET r.json results.$i.value)
+	case $s in
+	ok|unstable)
+		check "$b threads=$t: a positive finite figure ($v ns)" \
+			awk -v v="$v" 'BEGIN { exit !(v + 0 > 0 && v + 0 < 1e9) }'
+		check "$b threads=$t: the runtime and wait policy recorded" \
+			sh -c "$JGET r.json results.$i.notes.runtime | grep -Eq '^lib' &&
+			       test -e \"\$($JGET r.json results.$i.notes.runtime_file)\" &&
+			       $JGET r.json results.$i.notes.wait_policy | grep -q OMP_WAIT_POLICY=" ;;
+	na)
+		r=$($JGET r.json results.$i.reason)
+		check "$b threads=$t: na with a reason ($r)" test -n "$r" ;;
+	*)
+		not_ok "$b threads=$t: status $s ($($JGET r.json results.$i.reason))" ;;
+	esac
+	if [ "$t" = 2 ] && [ "$pus" -ge 2 ] && [ "$b" = omp.barrier ]; then
+		check "omp.barrier threads=2: the team on two PUs" \
+			sh -c "test \"\$($JGET r.json results.$i.binding.clients.#)\" -eq 1 &&
+			       test \"\$($JGET r.json results.$i.binding.main)\" != \
+			            \"\$($JGET r.json results.$i.binding.clients.0)\""
+	fi
+	i=$((i + 1))
+done
+
+if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
+	taskset -c 0 "$PTBENCH" run -b omp.parallel -p threads=2 --quick -o one.json \
+		>/dev/null 2>&1
+	check "a team of 2 on one allowed PU is na" \
+		sh -c "test \"\$($JGET one.json results.0.status)\" = na"
+fi
+done_testing
