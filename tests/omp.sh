@@ -14,6 +14,19 @@ trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 1
 "$PTBENCH" list >list.txt
 
+# A record with a reference (its notes carry reference_ns) is a difference,
+# whose timings a noisy machine may put below zero: accepted; the same
+# negative sample in a plain record is refused.
+neg='s/"samples":\[6.3541292778361225/"samples":[-6.3541292778361225/'
+ref='s/"padded_timings":1.0},"trials"/"padded_timings":1.0,"reference_ns":70.0},"trials"/'
+sed "$neg" "$TESTDATA/run-golden-v2.json" >plain.json
+sed -e "$neg" -e "$ref" "$TESTDATA/run-golden-v2.json" >diff.json
+"$PTBENCH" report plain.json >/dev/null 2>plain.err
+check "a negative sample in a plain record is refused" \
+	sh -c "test $? -eq 2 && grep -q 'is not a duration' plain.err"
+"$PTBENCH" report diff.json >/dev/null 2>diff.err
+check "a negative sample in a difference (reference_ns) is accepted" test $? -eq 0
+
 if [ "$PTB_HAVE_OPENMP" != yes ]; then
 	check "list: the omp family absent, in one line" \
 		sh -c "test \$(grep -c '^omp' list.txt) -eq 1 && grep -q '^omp\\.\\* .*absent: built without OpenMP' list.txt"
