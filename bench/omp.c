@@ -21,8 +21,9 @@
  * bench/omp-rt.c), the one part of ptbench compiled with -fopenmp.  setup
  * sets OMP_PLACES (every allowed PU, one place each, in compact order:
  * a core's PUs, then its package's), OMP_PROC_BIND=close and
- * OMP_DYNAMIC=false, binds the main thread to the first place and only
- * then dlopens the module, so the runtime starts in the trial process
+ * OMP_DYNAMIC=false and only then dlopens the module (the main thread
+ * still on every allowed PU: the runtime takes its PUs from the main
+ * thread's affinity), so the runtime starts in the trial process
  * with our affinity and no other process of ptbench ever loads it.  A team
  * of T threads then holds places 0..T-1; every thread reports its CPU and
  * the point is na if one is elsewhere (a runtime started earlier by
@@ -174,11 +175,19 @@ static int omp_setup(struct ptb_point *p, enum ptbomp_kind kind)
 	if (!mod && set_affinity_env(p, pus, npus) < 0)
 		return -1;
 	/* The runtime reads the allowed PUs from the main thread's affinity
-	 * when it starts: bound before, it would see one PU only. */
+	 * when it starts (libgomp when loaded, libomp at its first region):
+	 * the main thread is bound to its place only after the first region,
+	 * in which the runtime itself binds every thread of the team. */
 	if (load_module(p) < 0 ||
-	    ptb_point_bind_self(p, pus[0], p->binding_main, sizeof p->binding_main) < 0)
+	    ptb_point_bind_self(p, -1, p->binding_main, sizeof p->binding_main) < 0)
 		return -1;
+	/* (libgomp, loaded with the module even when libomp is preloaded,
+	 * binds the main thread to the first place on loading: libomp would
+	 * then see that one PU.  Hence every allowed PU again, above.) */
 	const char *sched = kind == PTBOMP_FOR ? ptb_point_str(p, "schedule") : "static";
+	mod->prepare(want, sched, PTB_OMP_DELAY, cpus);
+	if (ptb_point_bind_self(p, pus[0], p->binding_main, sizeof p->binding_main) < 0)
+		return -1;
 	int got = mod->prepare(want, sched, PTB_OMP_DELAY, cpus);
 	note_runtime(p);
 	if (check_team(p, want, got, pus, cpus) < 0) {
