@@ -90,6 +90,23 @@ while [ "$i" -lt "$count" ]; do
 	i=$((i + 1))
 done
 
+OMP_WAIT_POLICY=passive "$PTBENCH" run -b omp.atomic -p threads=1 --quick -o wait.json \
+	>/dev/null 2>&1
+check "the wait policy set for the run: in the context and the point" \
+	sh -c "test \"\$($JGET wait.json context.environment.OMP_WAIT_POLICY)\" = passive &&
+	       $JGET wait.json results.0.notes.wait_policy | grep -q OMP_WAIT_POLICY=passive"
+
+# LLVM's runtime, where installed, preloaded: the point names it.
+libomp=$(ls /usr/lib/*/libomp.so.5 /usr/lib/llvm-*/lib/libomp.so.5 2>/dev/null | head -n 1)
+if [ -n "$libomp" ]; then
+	LD_PRELOAD=$libomp "$PTBENCH" run -b omp.barrier -p threads=1 --quick -o llvm.json \
+		>/dev/null 2>&1
+	check "LD_PRELOAD=$libomp: the point names libomp" \
+		sh -c "test \"\$($JGET llvm.json results.0.notes.runtime)\" = libomp"
+else
+	skip "no libomp.so.5 to preload"
+fi
+
 if command -v taskset >/dev/null && taskset -c 0 true 2>/dev/null; then
 	taskset -c 0 "$PTBENCH" run -b omp.parallel -p threads=2 --quick -o one.json \
 		>/dev/null 2>&1
