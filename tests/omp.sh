@@ -90,6 +90,14 @@ while [ "$i" -lt "$count" ]; do
 	i=$((i + 1))
 done
 
+if command -v gnuplot >/dev/null; then
+	"$PTBENCH" plot --kind scaling -o scaling.svg r.json >/dev/null 2>&1
+	check "plot --kind scaling draws a curve per directive (no order variable)" \
+		sh -c "grep -q 'omp.barrier' scaling.svg && grep -q 'omp.for schedule=guided' scaling.svg"
+else
+	skip "no gnuplot for the scaling plot"
+fi
+
 OMP_WAIT_POLICY=passive "$PTBENCH" run -b omp.atomic -p threads=1 --quick -o wait.json \
 	>/dev/null 2>&1
 check "the wait policy set for the run: in the context and the point" \
