@@ -19,8 +19,9 @@
  *
  * The runtime.  The OpenMP code is a module of its own (ptbench-omp.so,
  * bench/omp-rt.c), the one part of ptbench compiled with -fopenmp.  setup
- * sets OMP_PLACES (every allowed PU, one place each, in compact order:
- * a core's PUs, then its package's), OMP_PROC_BIND=close and
+ * sets OMP_PLACES (every allowed PU, one place each, in the point's
+ * `order`: compact takes a core's PUs, then its package's, first; spread
+ * one PU per core, alternating packages, first), OMP_PROC_BIND=close and
  * OMP_DYNAMIC=false and only then dlopens the module (the main thread
  * still on every allowed PU: the runtime takes its PUs from the main
  * thread's affinity), so the runtime starts in the trial process
@@ -164,7 +165,7 @@ static int omp_setup(struct ptb_point *p, enum ptbomp_kind kind)
 {
 	static int pus[PTB_MAX_CLIENTS + 1], cpus[PTBOMP_MAX_THREADS];
 	int want = (int)ptb_point_long(p, "threads");
-	int npus = ptb_pus_in_order(p, "compact", pus, PTB_MAX_CLIENTS + 1);
+	int npus = ptb_pus_in_order(p, ptb_point_str(p, "order"), pus, PTB_MAX_CLIENTS + 1);
 	if (npus < 0)
 		return -1;
 	if (npus < want) {
@@ -229,7 +230,10 @@ static int omp_defaults_here(const struct ptb_system *sys, const char *var, char
 
 #define THREADS_PARAM \
 	{ "threads", NULL, "1,2,4,8,16,32,64,128,256", 1, PTB_MAX_CLIENTS + 1, \
-	  "the team's threads, one per allowed PU (na beyond them)", 0 }
+	  "the team's threads, one per allowed PU (na beyond them)", 0 }, \
+	{ "order", PTB_ORDERS, "compact", 0, 0, \
+	  "the places' order: compact fills a core's, then a package's PUs first; " \
+	  "spread takes one PU per core first", 0 }
 
 static const struct ptb_param omp_params[] = { THREADS_PARAM, { 0 } };
 static const struct ptb_param omp_for_params[] = {
@@ -246,7 +250,9 @@ static const struct ptb_param omp_for_params[] = {
 #define OMP_BENCH(sym, k, nm, what, grp, lo)                                          \
 	static int sym##_setup(struct ptb_point *p) { return omp_setup(p, k); }       \
 	static const struct ptb_row_rule sym##_rows[] = {                             \
-		{ "threads=*", grp, "%s threads", OMP_FOOTNOTE }, { NULL } };         \
+		{ "threads=* order=compact", grp, "%s threads", OMP_FOOTNOTE },      \
+		{ "threads=* order=spread", grp ", spread", "%s threads", OMP_FOOTNOTE }, \
+		{ NULL } };                                                           \
 	const struct ptb_bench ptb_bench_##sym = {                                    \
 		.name = nm, .summary = what, .per = "directive", .ops_per_iter = 1,  \
 		.params = omp_params, .unsupported = omp_unsupported,                 \
@@ -278,9 +284,19 @@ OMP_BENCH(omp_reduction, PTBOMP_REDUCTION, "omp.reduction",
 
 static int omp_for_setup(struct ptb_point *p) { return omp_setup(p, PTBOMP_FOR); }
 static const struct ptb_row_rule omp_for_rows[] = {
-	{ "threads=* schedule=static",  "OpenMP for, static",  "%s threads", OMP_FOOTNOTE },
-	{ "threads=* schedule=dynamic", "OpenMP for, dynamic", "%s threads", OMP_FOOTNOTE },
-	{ "threads=* schedule=guided",  "OpenMP for, guided",  "%s threads", OMP_FOOTNOTE },
+	/* match                                        group                          label */
+	{ "threads=* order=compact schedule=static",  "OpenMP for, static",          "%s threads",
+	  OMP_FOOTNOTE },
+	{ "threads=* order=compact schedule=dynamic", "OpenMP for, dynamic",         "%s threads",
+	  OMP_FOOTNOTE },
+	{ "threads=* order=compact schedule=guided",  "OpenMP for, guided",          "%s threads",
+	  OMP_FOOTNOTE },
+	{ "threads=* order=spread schedule=static",   "OpenMP for, static, spread",  "%s threads",
+	  OMP_FOOTNOTE },
+	{ "threads=* order=spread schedule=dynamic",  "OpenMP for, dynamic, spread", "%s threads",
+	  OMP_FOOTNOTE },
+	{ "threads=* order=spread schedule=guided",   "OpenMP for, guided, spread",  "%s threads",
+	  OMP_FOOTNOTE },
 	{ NULL }
 };
 const struct ptb_bench ptb_bench_omp_for = {

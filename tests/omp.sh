@@ -92,7 +92,7 @@ done
 
 if command -v gnuplot >/dev/null; then
 	"$PTBENCH" plot --kind scaling -o scaling.svg r.json >/dev/null 2>&1
-	check "plot --kind scaling draws a curve per directive (no order variable)" \
+	check "plot --kind scaling draws a curve per directive" \
 		sh -c "grep -q 'omp.barrier' scaling.svg && grep -q 'omp.for schedule=guided' scaling.svg"
 else
 	skip "no gnuplot for the scaling plot"

@@ -2,8 +2,7 @@
 /*
  * `ptbench plot --kind scaling`: the cost of a contended lock or a barrier
  * over the number of threads, compact and spread -- every benchmark whose
- * points vary over a `threads` count, and an `order` (PTB_ORDERS) where
- * they have one (an OpenMP team has none: one curve each), so that
+ * points vary over a `threads` count and an `order` (PTB_ORDERS), so that
  * a new family of that shape is drawn with no edit here.  One curve per
  * run, benchmark, other variables' values and order; compact solid,
  * spread dashed, a colour per benchmark and run.  Log scales on both axes.
@@ -33,7 +32,8 @@ struct point {
 
 static bool on_threads(const struct ptb_record *rec)
 {
-	return rec->has_value && !rec->is_derived && ptb_jstr(rec->params, THREADS);
+	return rec->has_value && !rec->is_derived && ptb_jstr(rec->params, THREADS) &&
+	       ptb_jstr(rec->params, ORDER);
 }
 
 static void name(const struct ptb_record *rec, struct point *p)
@@ -45,12 +45,9 @@ static void name(const struct ptb_record *rec, struct point *p)
 		if (strcmp(var, THREADS) && strcmp(var, ORDER))
 			ptb_appendf(p->family, sizeof p->family, " %s=%s", var,
 				    json_is_string(v) ? json_string_value(v) : "?");
-	/* Without an order (an OpenMP team, placed by its runtime's places):
-	 * one solid curve. */
 	const char *order = ptb_jstr(rec->params, ORDER);
-	ptb_textf(p->curve, sizeof p->curve, "%s%s%s", p->family, order ? ", " : "",
-		  order ? order : "");
-	p->spread = order && !strcmp(order, "spread");
+	ptb_textf(p->curve, sizeof p->curve, "%s, %s", p->family, order);
+	p->spread = !strcmp(order, "spread");
 }
 
 static int by_curve(const void *a, const void *b)
