@@ -27,6 +27,19 @@ check "a negative sample in a plain record is refused" \
 "$PTBENCH" report diff.json >/dev/null 2>diff.err
 check "a negative sample in a difference (reference_ns) is accepted" test $? -eq 0
 
+# The reference of the contract (EPCC's method): test.negative's run is
+# 1 us an iteration, its reference 2 us, so its figure is about -1 us and
+# the reference about 2 us; `ab` takes no ratio of such figures.
+"$PTBENCH_T" run -b test.negative -p k=1 --quick -o neg.json >/dev/null 2>&1
+check "a benchmark's reference is subtracted and noted (test.negative)" \
+	awk -v v="$($JGET neg.json results.0.value)" -v r="$($JGET neg.json results.0.notes.reference_ns)" \
+	'BEGIN { exit !(v < -500 && v > -1e6 && r > 1500) }'
+"$PTBENCH_T" report neg.json >/dev/null 2>&1
+check "its file reads back" test $? -eq 0
+"$PTBENCH_T" ab "$PTBENCH_T" "$PTBENCH_T" -b test.negative -p k=1 --time 20 >ab.txt 2>&1
+check "ab: a figure below zero is not compared (exit 2)" \
+	sh -c "test $? -eq 2 && grep -q 'not compared: base: .*positive estimate' ab.txt"
+
 if [ "$PTB_HAVE_OPENMP" != yes ]; then
 	check "list: the omp family absent, in one line" \
 		sh -c "test \$(grep -c '^omp' list.txt) -eq 1 && grep -q '^omp\\.\\* .*absent: built without OpenMP' list.txt"
