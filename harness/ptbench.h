@@ -176,6 +176,11 @@ struct ptb_bench {
 	int (*setup)(struct ptb_point *p);
 	/* The action, n times.  Timed by the harness. */
 	void (*run)(struct ptb_point *p, uint64_t n);
+	/* NULL, or the work of run() without what is measured (EPCC's
+	 * reference: the same delays run by one thread), timed with the same
+	 * n right after every timing of run(); the figure is the difference,
+	 * and the reference's time per unit is noted as `reference_ns`. */
+	void (*reference)(struct ptb_point *p, uint64_t n);
 	/* Called after every timing, untimed: a check may mark the point. */
 	void (*check)(struct ptb_point *p, uint64_t n);
 	void (*teardown)(struct ptb_point *p);
@@ -195,6 +200,10 @@ struct ptb_bench {
 	int (*defaults_here)(const struct ptb_system *sys, const char *var, char *buf,
 			     size_t len);
 	bool hidden;               /* test-only: not listed, in no suite */
+	/* NULL, or why this build lacks the benchmark (configured without
+	 * what it needs): it is in no suite, no -b selects it, and `list`
+	 * says so in one line per family. */
+	const char *absent;
 	enum ptb_suite suite;      /* which suite runs it without -b */
 	/* Variables added after results existed ("type protocol"): at their
 	 * (single) default value they are left out of a record's point key, so

@@ -6,7 +6,9 @@
  * so that a test can interrupt a run between points; test.flaky crashes or
  * hangs in one trial only -- the first to find the file named by
  * $PTB_TEST_FLAKY, which it removes -- so that a test can see a point go
- * on after a lost trial.  They are linked into tests/ptbench-t only and
+ * on after a lost trial; test.negative has a reference twice as long as
+ * its run (1 us against 2 us an iteration), so its figure, the difference,
+ * is -1 us.  They are linked into tests/ptbench-t only and
  * are hidden even there.
  */
 #include <signal.h>
@@ -104,4 +106,16 @@ const struct ptb_bench ptb_bench_test_slow = {
 	.name = "test.slow", .summary = "0.3 s per point (interrupt test)", .per = "call",
 	.ops_per_iter = 1, .params = point_param, .setup = slow_setup, .run = busy_run,
 	.hidden = true,
+};
+
+static void busy2_run(struct ptb_point *p, uint64_t n)
+{
+	(void)p;
+	spin_ns(n * 2000);
+}
+
+const struct ptb_bench ptb_bench_test_negative = {
+	.name = "test.negative", .summary = "a reference longer than the run: -1 us",
+	.per = "call", .ops_per_iter = 1, .params = point_param, .setup = nothing_setup,
+	.run = busy_run, .reference = busy2_run, .hidden = true,
 };

@@ -9,6 +9,7 @@ PTB_BENCH(bench-faulty, test_hang)
 PTB_BENCH(bench-faulty, test_crash)
 PTB_BENCH(bench-faulty, test_slow)
 PTB_BENCH(bench-faulty, test_flaky)
+PTB_BENCH(bench-faulty, test_negative)
 #undef PTB_BENCH
 
 #define PTB_BENCH(file, sym) &ptb_bench_##sym,
@@ -18,6 +19,7 @@ const struct ptb_bench *const ptb_registry[] = {
 	PTB_BENCH(bench-faulty, test_crash)
 	PTB_BENCH(bench-faulty, test_slow)
 	PTB_BENCH(bench-faulty, test_flaky)
+	PTB_BENCH(bench-faulty, test_negative)
 };
 #undef PTB_BENCH
 

@@ -37,6 +37,7 @@ static const struct {
 	{ "loadavg",       JSON_ARRAY,        false },
 	{ "cgroup",        JSON_OBJECT,       false },
 	{ "warnings",      JSON_ARRAY,        false },
+	{ "environment",   JSON_OBJECT,       false },   /* the threads library's variables set */
 };
 
 static bool has_type(const json_t *v, int type, bool nullable)

@@ -20,6 +20,19 @@ static void list_param(const struct ptb_param *pp)
 		       pp->max, pp->defaults, pp->help ? ": " : "", pp->help ? pp->help : "");
 }
 
+/* One line for a family this build lacks, at its first benchmark. */
+static void list_absent(int i)
+{
+	const struct ptb_bench *b = ptb_registry[i];
+	size_t fam = strcspn(b->name, ".");
+	for (int j = 0; j < i; j++)
+		if (ptb_registry[j]->absent && !strncmp(ptb_registry[j]->name, b->name, fam) &&
+		    ptb_registry[j]->name[fam] == b->name[fam])
+			return;
+	printf("%.*s.*%*s absent: %s\n", (int)fam, b->name, fam + 2 < 20 ? (int)(18 - fam) : 0,
+	       "", b->absent);
+}
+
 int ptb_cmd_list(int argc, char **argv)
 {
 	if (argc > 1 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -33,6 +46,10 @@ int ptb_cmd_list(int argc, char **argv)
 		const struct ptb_bench *b = ptb_registry[i];
 		if (b->hidden)
 			continue;
+		if (b->absent) {
+			list_absent(i);
+			continue;
+		}
 		printf("%-20s %s [per %s]%s\n", b->name, b->summary, b->per,
 		       b->suite == PTB_SUITE_EXTENDED ? " (suite extended)" : "");
 		for (const struct ptb_param *pp = b->params; pp && pp->name; pp++)

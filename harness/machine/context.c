@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -109,12 +110,32 @@ static json_t *smt_json(int smt)
 	return smt < 0 ? json_null() : json_boolean(smt);
 }
 
+/* The variables, as set for the run, that change which threads library
+ * or OpenMP runtime the workers load and how its threads wait and bind:
+ * spinning or sleeping waits move OpenMP's figures by orders of magnitude.
+ * Only those set appear.  (A point of an OpenMP benchmark also notes the
+ * runtime that really ran: `ab --head-env` sets these for one side's
+ * workers only.) */
+static json_t *environment_json(void)
+{
+	static const char *const vars[] = {
+		"LD_PRELOAD", "LD_LIBRARY_PATH", "OMP_WAIT_POLICY", "GOMP_SPINCOUNT",
+		"KMP_BLOCKTIME", "KMP_AFFINITY", "GOMP_CPU_AFFINITY", "OMP_PLACES",
+		"OMP_PROC_BIND", "OMP_NUM_THREADS",
+	};
+	json_t *env = json_object();
+	for (size_t i = 0; env && i < sizeof vars / sizeof vars[0]; i++)
+		if (getenv(vars[i]))
+			json_object_set_new(env, vars[i], json_string(getenv(vars[i])));
+	return env ? env : json_null();
+}
+
 json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const char *command)
 {
 	const struct ptb_sysinfo *si = &sys->sys;
 
 	return json_pack("{s:o, s:s, s:o, s:o, s:o, s:{s:s, s:s}, s:o, s:o, s:s, s:o, s:o,"
-			 " s:{s:o, s:o}, s:o, s:o, s:[o, o, o], s:o, s:o}",
+			 " s:{s:o, s:o}, s:o, s:o, s:[o, o, o], s:o, s:o, s:o}",
 		"date", date_now(), "host", si->host, "command", str_or_null(command),
 		"cpu", cpu_json(&sys->cpu), "topology", topology_json(&sys->counts),
 		"os", "kernel", si->kernel, "machine", si->machine,
@@ -125,7 +146,8 @@ json_t *ptb_context_json(const struct ptb_system *sys, json_t *harness, const ch
 		"base_slice_ns", int_or_null(si->base_slice_ns),
 		"governor", str_or_null(si->governor), "smt", smt_json(si->smt),
 		"loadavg", rounded(si->loadavg[0]), rounded(si->loadavg[1]), rounded(si->loadavg[2]),
-		"cgroup", cgroup_json(&si->quota), "warnings", ptb_warnings_json(sys));
+		"cgroup", cgroup_json(&si->quota), "warnings", ptb_warnings_json(sys),
+		"environment", environment_json());
 }
 
 /* The hypervisor as the CPU names it, else as the OS does. */

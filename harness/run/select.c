@@ -19,6 +19,8 @@
  * pattern can pull a deliberately hanging benchmark into a real run. */
 static bool bench_matches(const struct ptb_bench *b, const char *pattern)
 {
+	if (b->absent)
+		return false;
 	if (b->hidden)
 		return strcmp(pattern, b->name) == 0;
 	return fnmatch(pattern, b->name, 0) == 0 ||
@@ -44,7 +46,7 @@ static int suite_from_name(const char *name)
 
 static bool in_suite(const struct ptb_bench *b, int s)
 {
-	return !b->hidden && (suites[s].suite < 0 || (int)b->suite == suites[s].suite);
+	return !b->hidden && !b->absent && (suites[s].suite < 0 || (int)b->suite == suites[s].suite);
 }
 
 int ptb_select_benches(const struct ptb_run_opts *o, struct ptb_job *jobs,

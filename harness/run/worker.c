@@ -34,6 +34,21 @@ struct bench_timer {
 	const struct ptb_clock *clk;
 };
 
+/* The reference of a benchmark measured as EPCC's syncbench measures
+ * (harness/ptbench.h): timed right after run() with the same n, so the two
+ * share the trial's machine; its time per unit is noted on the point. */
+static double time_reference(struct bench_timer *bt, uint64_t n)
+{
+	struct ptb_point *p = bt->p;
+	uint64_t t0 = ptb_ticks();
+	p->bench->reference(p, n);
+	uint64_t t1 = ptb_ticks();
+	double ns = ptb_ticks_to_ns(bt->clk, ptb_ticks_elapsed(t0, t1));
+	double ops = p->bench->ops_per_iter > 0 ? p->bench->ops_per_iter : 1;
+	ptb_point_note(p, "reference_ns", ns / ((double)n * ops));
+	return ns;
+}
+
 static double time_point(void *ctx, uint64_t n)
 {
 	struct bench_timer *bt = ctx;
@@ -43,13 +58,16 @@ static double time_point(void *ctx, uint64_t n)
 	p->bench->run(p, n);
 	uint64_t t1 = ptb_ticks();
 	ptb_clients_wait(p);
+	double ns = ptb_ticks_to_ns(bt->clk, ptb_ticks_elapsed(t0, t1));
+	if (p->bench->reference)
+		ns -= time_reference(bt, n);
 	if (p->bench->check)
 		p->bench->check(p, n);
 	/* An error or na verdict ends the point: no more timings of an
 	 * action that failed (engine/measure.c). */
 	if (p->verdict == PTB_ERROR || p->verdict == PTB_NA)
 		return NAN;
-	return ptb_ticks_to_ns(bt->clk, ptb_ticks_elapsed(t0, t1));
+	return ns;
 }
 
 static double timer_now(void *ctx)
