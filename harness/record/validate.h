@@ -16,4 +16,17 @@
  * and trials, and each trial is checked as a ptbench/1 measurement. */
 int ptb_run_validate(const json_t *run, char *err, size_t errlen);
 
+/* Bounds on every value of a document, wherever it is: a string or key
+ * holds at most PTB_STRING_MAX bytes, a number (and a variable's value
+ * that is a number) lies within +-PTB_NUMBER_MAX.  A file beyond them is
+ * refused.  ptbench writes shorter strings (the longest, the command line,
+ * is cut at 4095 bytes); a name far longer would be printed once per row
+ * of a table whose column it sets. */
+#define PTB_STRING_MAX 4096
+#define PTB_NUMBER_MAX 0x1p63
+
+/* s as a number when it is wholly one, finite and within the bounds;
+ * NAN otherwise (a name, or a number no reader may use). */
+double ptb_number_text(const char *s);
+
 #endif
