@@ -98,6 +98,15 @@ check "a failing gnuplot: its complaint in one line" \
 check "a failing gnuplot: the old file untouched, no temporary left" \
 	sh -c "[ \"\$(cat '$tmp/old.svg')\" = keep ] && ! ls '$tmp' | grep -q 'old.svg.tmp'"
 
+# A matrix point whose notes lack the placement class is drawn without
+# one (it once crashed the c2c kind).
+sed '0,/,"class":"cross_core"}/s//}/' "$ext" >"$tmp/noclass.json"
+mkdir "$tmp/noclass"
+env PATH="$nogp" "$PTBENCH" plot --kind c2c "$tmp/noclass.json" --script "$tmp/noclass" \
+	-o "$tmp/noclass.svg" 2>"$tmp/err"
+check "a c2c point without its class: the data and script written (exit $?, 2: no gnuplot)" \
+	sh -c "[ $? -eq 2 ] && [ -s '$tmp/noclass/c2c.dat' ] && grep -q 'gnuplot is not installed' '$tmp/err'"
+
 # --script writes nothing through a symbolic link, as -o does not: not
 # the folder's name, not a file in it (and nothing half-written when one
 # of the two is a link).
