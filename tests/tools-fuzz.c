@@ -389,7 +389,7 @@ static void structure_aware(const char *const *files, int nfiles, const char *di
 		drive_one(d, templates, nfiles);
 		stdout = real_stdout;
 		if (getenv("PTB_FUZZ_PROGRESS") && (i - from + 1) % 10000 == 0)
-			printf("# %ld inputs, %ld accepted\n", i - from + 1, d->accepted);
+			printf("# %ld inputs, %ld accepted\n", i - from + 1, d->accepted), fflush(stdout);
 	}
 	fclose(counting);
 	ptb_runfile_free(d->valid);
