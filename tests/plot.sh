@@ -107,6 +107,13 @@ env PATH="$nogp" "$PTBENCH" plot --kind c2c "$tmp/noclass.json" --script "$tmp/n
 check "a c2c point without its class: the data and script written (exit $?, 2: no gnuplot)" \
 	sh -c "[ $? -eq 2 ] && [ -s '$tmp/noclass/c2c.dat' ] && grep -q 'gnuplot is not installed' '$tmp/err'"
 
+sed '0,/"sender":0.0,/s///' "$ext" >"$tmp/nosender.json"
+mkdir "$tmp/nosender"
+env PATH="$nogp" "$PTBENCH" plot --kind c2c "$tmp/nosender.json" --script "$tmp/nosender" \
+	-o "$tmp/nosender.svg" 2>"$tmp/err"
+check "a c2c point without its sender: the data and script written (exit $?, 2: no gnuplot)" \
+	sh -c "[ $? -eq 2 ] && [ -s '$tmp/nosender/c2c.dat' ] && grep -q 'gnuplot is not installed' '$tmp/err'"
+
 # --script writes nothing through a symbolic link, as -o does not: not
 # the folder's name, not a file in it (and nothing half-written when one
 # of the two is a link).

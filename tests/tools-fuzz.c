@@ -48,16 +48,21 @@ struct stats {
 
 static char path[256];
 static const char *valid_path;
-static int quiet_fd = -1, saved_out = -1, saved_err = -1;
+static int quiet_fd = -1, err_fd = -1, saved_out = -1, saved_err = -1;
 
-/* The commands print; the test's own TAP lines must not mix with that. */
+/* The commands print; the test's own TAP lines must not mix with that.
+ * Their standard error goes to a file, emptied for each input, so that a
+ * sanitizer's report on the input that ended the process is kept. */
 static void mute(int on)
 {
 	fflush(stdout);
 	fflush(stderr);
 	if (on) {
 		dup2(quiet_fd, 1);
-		dup2(quiet_fd, 2);
+		if (err_fd >= 0 && lseek(err_fd, 0, SEEK_SET) == 0 && ftruncate(err_fd, 0) == 0)
+			dup2(err_fd, 2);
+		else
+			dup2(quiet_fd, 2);
 	} else {
 		dup2(saved_out, 1);
 		dup2(saved_err, 2);
@@ -205,6 +210,7 @@ static void structural_mutations(const char *const *files, int nfiles, struct st
 #define OUT_MAX          (256L << 20)
 
 static unsigned long long fuzz_seed, fuzz_index;
+static char err_path[300];
 static long long out_bytes;
 static const char *out_what = "";
 
@@ -220,6 +226,18 @@ static void say_input(int sig)
 		(void)!write(saved_out, msg, (size_t)n);
 	signal(sig, SIG_DFL);
 	raise(sig);
+}
+
+/* A sanitizer that ends the process names the input too (its report is
+ * in the folder's stderr).  Weak: a build without sanitizers lacks it. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void say_death(void)
+{
+	char msg[200];
+	int n = snprintf(msg, sizeof msg, "\nnot ok - input %llu of seed %llu ended the process; "
+			 "its report is in %s\n", fuzz_index, fuzz_seed, err_path);
+	(void)!write(saved_out, msg, (size_t)n);
 }
 
 /* stdout while the readers print: counted and dropped. */
@@ -356,6 +374,21 @@ static void drive_one(struct drive *d, json_t *const *templates, int ntemplates)
 	json_decref(doc);
 }
 
+/* A reader that grows is stopped at 8 GiB of address space, not the
+ * machine -- unless the process holds more already (a sanitizer's shadow
+ * memory), or its size cannot be read. */
+static void limit_memory(void)
+{
+	const rlim_t cap = (rlim_t)8 << 30;
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return;
+	if (fscanf(f, "%lu", &pages) == 1 && (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) < cap / 2)
+		setrlimit(RLIMIT_AS, &(struct rlimit){ cap, cap });
+	fclose(f);
+}
+
 static long env_long(const char *name, long dflt)
 {
 	const char *v = getenv(name);
@@ -414,14 +447,17 @@ int main(void)
 		return 1;
 	snprintf(path, sizeof path, "%s/case.json", tmpl);
 	quiet_fd = open("/dev/null", O_WRONLY);
+	snprintf(err_path, sizeof err_path, "%s/stderr", tmpl);
+	err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	saved_out = dup(1);
 	saved_err = dup(2);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(say_death);
 
 	static const int fatal[] = { SIGALRM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
 		signal(fatal[i], say_input);
-	if (!getenv("ASAN_OPTIONS"))    /* a reader that grows is stopped, not the machine */
-		setrlimit(RLIMIT_AS, &(struct rlimit){ 8UL << 30, 8UL << 30 });
+	limit_memory();
 	printf("# inputs are written to %s; a crash or hang names its input\n", tmpl);
 
 	struct drive d = { 0 };
@@ -455,6 +491,7 @@ int main(void)
 	tap_ok(s.loaded > 0 && s.refused > 0, "structural mutations reach both the refusals and the commands");
 
 	unlink(path);
+	unlink(err_path);
 	for (int k = 0; ptb_plot_kinds[k]; k++)
 		for (int e = 0; e < 2; e++) {
 			char f[600];
