@@ -26,11 +26,15 @@ struct node {
 	size_t index;
 };
 
+/* The values of v, up to cap of them (a grown array shares its elements:
+ * a walk without the cap could visit millions). */
 static void collect(json_t *v, struct node *nodes, size_t *n, size_t cap)
 {
 	const char *key;
 	json_t *e;
 	size_t i;
+	if (*n >= cap)
+		return;
 	json_object_foreach(v, key, e) {
 		if (*n < cap)
 			nodes[(*n)++] = (struct node){ v, key, 0 };
@@ -129,11 +133,34 @@ static json_t *long_string(size_t n)
 	return v;
 }
 
-/* An array grown to n elements by copies of its own (or of one value). */
-static void grow_array(json_t *a, size_t n)
+/* Values in v, counted up to limit. */
+static size_t count_values(const json_t *v, size_t limit)
 {
-	size_t have = json_array_size(a);
+	const char *key;
+	json_t *e;
+	size_t i, n = 1;
+	json_object_foreach((json_t *)v, key, e)
+		if ((n += count_values(e, limit - n)) >= limit)
+			return limit;
+	json_array_foreach(v, i, e)
+		if ((n += count_values(e, limit - n)) >= limit)
+			return limit;
+	return n;
+}
+
+/* The most values a document may hold after growing an array: a file of
+ * tens of megabytes, which every reader takes in seconds. */
+#define GROWN_MAX 200000
+
+/* An array grown to n elements by copies of its own (or of one value),
+ * short of GROWN_MAX values in the document. */
+static void grow_array(json_t *doc, json_t *a, size_t n)
+{
+	size_t have = json_array_size(a), total = count_values(doc, GROWN_MAX);
 	json_t *seed = have ? json_deep_copy(json_array_get(a, below(have))) : json_real(1);
+	size_t each = count_values(seed, GROWN_MAX);
+	if (total + (n - have) * each > GROWN_MAX)
+		n = have + (GROWN_MAX - total) / each;
 	while (json_array_size(a) < n)
 		json_array_append(a, seed);   /* one value, shared: cheap */
 	json_decref(seed);
@@ -203,7 +230,7 @@ static void mutate_doc(json_t *doc, struct node *nodes, size_t cap)
 	case 11:                               /* a huge array, now and then */
 		if (below(8) == 0 && (p = pick_node(nodes, n, ARRAY_NODE))) {
 			static const size_t sizes[] = { 1000, 5000, 30000 };
-			grow_array(node_value(p), sizes[below(3)]);
+			grow_array(doc, node_value(p), sizes[below(3)]);
 		}
 		break;
 	case 12: case 13:                      /* another type */

@@ -196,8 +196,8 @@ static void structural_mutations(const char *const *files, int nfiles, struct st
  * as a file, and every PTB_FUZZ_GNUPLOT_EVERY-th through gnuplot (plot of
  * each kind, the page with its figures) when gnuplot is on PATH.
  *
- * What must hold: a refusal is one line; no reader runs longer than
- * LIMIT_S (SIGALRM names the input), prints more than OUT_MAX bytes
+ * What must hold: a refusal is one line; neither the model nor any reader
+ * or command runs longer than LIMIT_S (SIGALRM names the input), prints more than OUT_MAX bytes
  * (counted, never stored), or crashes (the signal names the input);
  * every command returns a documented status.  PTB_FUZZ_INPUTS sets the
  * number of inputs (default a few seconds' worth), PTB_FUZZ_SEED the
@@ -277,11 +277,13 @@ static void readers(struct drive *d, struct ptb_runfile *run)
 	int rc;
 	for (int f = 0; f < PTB_FMT_COUNT; f++) {
 		out_what = ptb_format_name((enum ptb_format)f);
+		alarm(LIMIT_S);
 		if ((rc = ptb_report_with(stdout, run, (enum ptb_format)f,
 					  &(struct ptb_report_opts){ f == 0 && fuzz_index % 2 })))
 			bad_result(d, out_what, rc);
 	}
 	out_what = "the page";
+	alarm(LIMIT_S);
 	struct ptb_page_opts po = { (enum ptb_table_stat)(fuzz_index % PTB_STAT_COUNT),
 				    fuzz_index % 3 == 0, false };
 	if ((rc = ptb_page_report(stdout, &run, 1, &po)))
@@ -291,19 +293,23 @@ static void readers(struct drive *d, struct ptb_runfile *run)
 					     (enum ptb_table_stat)((fuzz_index + f) % PTB_STAT_COUNT),
 					     fuzz_index % 5 == 0, false };
 		out_what = "table";
+		alarm(LIMIT_S);
 		if ((rc = ptb_table_print(stdout, pair, 1 + f % 2, &to)))
 			bad_result(d, out_what, rc);
 	}
 	if (!run->duplicate && !ptb_compare_unusable(run) && !ptb_compare_unusable(d->valid)) {
 		struct ptb_compare_opts co = { 0.05, 5, fuzz_index % 2 };
 		out_what = "compare";
+		alarm(LIMIT_S);
 		if ((rc = ptb_compare(run, d->valid, &co)) < 0 || rc > 1)
 			bad_result(d, out_what, rc);
+		alarm(LIMIT_S);
 		if ((rc = ptb_compare(d->valid, run, &co)) < 0 || rc > 1)
 			bad_result(d, out_what, rc);
 	}
 	for (int k = 0; ptb_plot_kinds[k]; k++) {
 		out_what = ptb_plot_kinds[k];
+		alarm(LIMIT_S);
 		rc = ptb_plot_write(ptb_plot_kinds[k], &run, 1, (enum ptb_plot_term)(k % 2), d->dir,
 				    err, sizeof err);
 		if (rc < -1 || rc > 1 || (rc && (!*err || strchr(err, '\n'))))
@@ -321,6 +327,7 @@ static void commands(struct drive *d, const char *file, bool with_gnuplot)
 		char *argv[] = { "report", "--format", (char *)reports[f], (char *)file,
 				 with_gnuplot ? NULL : "--no-plots", NULL };
 		out_what = reports[f];
+		alarm(LIMIT_S);
 		rc = ptb_cmd_report(with_gnuplot || f < 4 ? 4 : 5, argv);
 		if (rc != 0 && rc != 2)
 			bad_result(d, "report", rc);
@@ -331,6 +338,7 @@ static void commands(struct drive *d, const char *file, bool with_gnuplot)
 		snprintf(svg, sizeof svg, "%s/%s.svg", d->dir, ptb_plot_kinds[k]);
 		char *argv[] = { "plot", "--kind", (char *)ptb_plot_kinds[k], (char *)file, "-o", svg,
 				 NULL };
+		alarm(LIMIT_S);
 		rc = ptb_cmd_plot(6, argv);
 		if (rc != 0 && rc != 2)
 			bad_result(d, "plot", rc);
@@ -459,6 +467,7 @@ int main(void)
 		signal(fatal[i], say_input);
 	limit_memory();
 	printf("# inputs are written to %s; a crash or hang names its input\n", tmpl);
+	fflush(stdout);
 
 	struct drive d = { 0 };
 	struct timespec t0, t1;
