@@ -145,7 +145,7 @@ awk 'BEGIN { printf "{\"schema\": \"ptbench/2\", \"status\": \"complete\", \"con
 	for (i = 0; i < 100000; i++)
 		printf "%s{\"status\": \"ok\", \"mean\": %.5f, \"median\": 1, \"samples\": [1], \"iterations\": %d}", i ? "," : "", 1 + i / 1e6, 100 + i
 	print "]}]}" }' >trials.json
-for cmd in "report --format gbench" "report --format csv" "report" "table" "report --format html"; do
+for cmd in "report --format gbench" "report --format csv" "report" "table" "report --format html --no-plots"; do
 	# shellcheck disable=SC2086
 	timeout 60 "$PTBENCH" $cmd trials.json >out.txt 2>err.txt
 	rc=$?
@@ -154,4 +154,19 @@ done
 "$PTBENCH" report --format gbench trials.json >out.txt
 check "100,000 trials: gbench gives each repetition its own trial's iterations" \
 	sh -c "grep -c '\"iterations\": 1000[0-9][0-9],' out.txt | grep -qx 103"
+
+# The page copies each figure's SVG with every id prefixed: a figure of
+# 100,000 ids (from a gnuplot that only prints one) is copied in linear
+# time -- each id was once searched for from the start of the SVG.
+mkdir fakegp
+awk 'BEGIN { print "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\">"
+	for (i = 0; i < 100000; i++) printf "<use xlink:href=\x27#gpPt1\x27 id=\x27p%d\x27/>\n", i
+	print "</svg>" }' >fakegp/figure.svg
+printf '#!/bin/sh\ncat "%s/fakegp/figure.svg"\n' "$PWD" >fakegp/gnuplot
+chmod +x fakegp/gnuplot
+PATH="$PWD/fakegp:$PATH" timeout 60 "$PTBENCH" report --format html "$ext" >out.txt 2>err.txt
+rc=$?
+check "a figure of 100,000 ids: the page within 60 s (exit $rc), every id prefixed" \
+	sh -c "test $rc = 0 && grep -q \"id='plot-trials-p99999'\" out.txt &&
+	       ! grep -q \"id='p[0-9]\" out.txt"
 done_testing
