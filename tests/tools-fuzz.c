@@ -228,8 +228,9 @@ static void say_input(int sig)
 	raise(sig);
 }
 
-/* A sanitizer that ends the process names the input too (its report is
- * in the folder's stderr).  Weak: a build without sanitizers lacks it. */
+/* AddressSanitizer, ending the process, names the input too (UBSan's
+ * halt does not call back: its report stays in the scratch folder's
+ * stderr, said at the start).  Weak: a build without sanitizers lacks it. */
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
 static void say_death(void)
