@@ -133,12 +133,13 @@ static json_t *long_string(size_t n)
 	return v;
 }
 
-/* Values in v, counted up to limit. */
+/* The size of v, counted up to limit: a value is one, a string one more
+ * per 32 bytes (the printed size, over 16 or so). */
 static size_t count_values(const json_t *v, size_t limit)
 {
 	const char *key;
 	json_t *e;
-	size_t i, n = 1;
+	size_t i, n = 1 + (json_is_string(v) ? json_string_length(v) / 32 : 0);
 	json_object_foreach((json_t *)v, key, e)
 		if ((n += count_values(e, limit - n)) >= limit)
 			return limit;
@@ -148,8 +149,22 @@ static size_t count_values(const json_t *v, size_t limit)
 	return n;
 }
 
-/* The most values a document may hold after growing an array: a file of
- * tens of megabytes, which every reader takes in seconds. */
+/* About the bytes of v as a file: eight a value, and its text. */
+static size_t approx_bytes(const json_t *v)
+{
+	const char *key;
+	json_t *e;
+	size_t i, n = 8 + (json_is_string(v) ? json_string_length(v) : 0);
+	json_object_foreach((json_t *)v, key, e)
+		n += strlen(key) + approx_bytes(e);
+	json_array_foreach(v, i, e)
+		n += approx_bytes(e);
+	return n;
+}
+
+/* The most a document may hold after growing an array (count_values): a
+ * file of a few megabytes, which every reader takes in seconds and prints
+ * in far less than the fuzzer's OUT_MAX. */
 #define GROWN_MAX 200000
 
 /* An array grown to n elements by copies of its own (or of one value),

@@ -197,8 +197,8 @@ static void structural_mutations(const char *const *files, int nfiles, struct st
  * each kind, the page with its figures) when gnuplot is on PATH.
  *
  * What must hold: a refusal is one line; neither the model nor any reader
- * or command runs longer than LIMIT_S (SIGALRM names the input), prints more than OUT_MAX bytes
- * (counted, never stored), or crashes (the signal names the input);
+ * or command runs longer than LIMIT_S (SIGALRM names the input), prints more than
+ * OUT_MAX of the input's size (counted, never stored), or crashes (the signal names the input);
  * every command returns a documented status.  PTB_FUZZ_INPUTS sets the
  * number of inputs (default a few seconds' worth), PTB_FUZZ_SEED the
  * seed; input i is drawn from (seed, i) alone, so PTB_FUZZ_FROM=i
@@ -207,9 +207,14 @@ static void structural_mutations(const char *const *files, int nfiles, struct st
 #define DEFAULT_INPUTS   1000
 #define SAMPLE_CLI       50
 #define LIMIT_S          20
-#define OUT_MAX          (256L << 20)
+/* Output a reader may print for an input of n (approximate) bytes: Google
+ * Benchmark's JSON gives each trial an object of its own, some 200 times
+ * the trial's size in the file. */
+#define OUT_MAX(n)       (1024LL * (long long)(n) + (16LL << 20))
 
 static unsigned long long fuzz_seed, fuzz_index;
+static const json_t *current_doc;
+static long long out_max;
 static char err_path[300];
 static long long out_bytes;
 static const char *out_what = "";
@@ -246,10 +251,13 @@ static ssize_t count_write(void *cookie, const char *buf, size_t len)
 {
 	(void)cookie;
 	out_bytes += (long long)len;
-	if (out_bytes > OUT_MAX) {
-		char msg[200];
+	if (out_bytes > out_max) {
+		char msg[400];
+		if (current_doc)     /* not a signal: the input can still be written */
+			json_dump_file(current_doc, path, JSON_COMPACT);
 		int n = snprintf(msg, sizeof msg, "\nnot ok - input %llu of seed %llu: %s printed "
-				 "more than %ld bytes\n", fuzz_index, fuzz_seed, out_what, OUT_MAX);
+				 "more than %lld bytes (the input is %s)\n", fuzz_index, fuzz_seed,
+				 out_what, out_max, path);
 		(void)!write(saved_out, msg, (size_t)n);
 		_exit(1);
 	}
@@ -259,7 +267,7 @@ static ssize_t count_write(void *cookie, const char *buf, size_t len)
 struct drive {
 	const char *dir;                /* scratch: plot scripts, sampled files */
 	struct ptb_runfile *valid;      /* an unmutated run, to compare with */
-	long inputs, accepted, refused, cli, gnuplot, bad;
+	long inputs, accepted, refused, cli, gnuplot, bad, oversize;
 	bool have_gnuplot;
 	long gnuplot_every;
 };
@@ -355,8 +363,18 @@ static void drive_one(struct drive *d, json_t *const *templates, int ntemplates)
 	json_t *doc = json_deep_copy(templates[below((size_t)ntemplates)]);
 	for (int k = 1 + (int)below(3); k > 0; k--)
 		mutate_doc(doc, nodes, sizeof nodes / sizeof *nodes);
+	/* A value changed after an array shared it grew the document with
+	 * every copy: past the budget, the input is a file of hundreds of
+	 * megabytes, whose output only its size makes large. */
+	if (count_values(doc, 2 * GROWN_MAX) > GROWN_MAX) {
+		d->oversize++;
+		json_decref(doc);
+		return;
+	}
+	out_max = OUT_MAX(approx_bytes(doc));
 	mute(1);
 	alarm(LIMIT_S);
+	current_doc = doc;
 	struct ptb_runfile *run = ptb_runfile_of(doc, err, sizeof err);
 	d->inputs++;
 	if (!run) {
@@ -380,6 +398,7 @@ static void drive_one(struct drive *d, json_t *const *templates, int ntemplates)
 	}
 	alarm(0);
 	mute(0);
+	current_doc = NULL;
 	json_decref(doc);
 }
 
@@ -428,6 +447,7 @@ static void structure_aware(const char *const *files, int nfiles, const char *di
 		rng_state = rng_state ? rng_state : 1;
 		stdout = counting;
 		out_bytes = 0;
+		out_max = 0;
 		drive_one(d, templates, nfiles);
 		stdout = real_stdout;
 		if (getenv("PTB_FUZZ_PROGRESS") && (i - from + 1) % 10000 == 0)
@@ -478,9 +498,10 @@ int main(void)
 	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
 	tap_ok(d.bad == 0, "%ld structure-aware inputs (seed %llu) in %.1f s (%.0f/s): %ld refused "
 	       "with one line, %ld through every reader (%ld also as files, %ld with gnuplot%s), "
-	       "none over %d s or %ld bytes", d.inputs, fuzz_seed, secs, d.inputs / (secs > 0 ? secs : 1),
+	       "none over %d s or printing over 1024 bytes per byte of input; %ld drawn past the "
+	       "size budget left out", d.inputs, fuzz_seed, secs, d.inputs / (secs > 0 ? secs : 1),
 	       d.refused, d.accepted, d.cli, d.gnuplot, d.have_gnuplot ? "" : ": not on PATH",
-	       LIMIT_S, OUT_MAX);
+	       LIMIT_S, d.oversize);
 	tap_ok(d.inputs < 20 || (d.accepted > 0 && d.refused > 0),
 	       "structure-aware inputs reach both the refusals and the readers");
 

@@ -111,8 +111,8 @@ sed '0,/"sender": *[0-9]*/s//"sender": -3/' "$ext" >sender.json
 refused_by_all "a matrix point sent from PU -3" sender.json "field 'sender'"
 
 # Strings are bounded too: a 1 MiB host name is refused, not printed once
-# per row (the host is the table's column); 4000 bytes are within the
-# bound and print.
+# per row (the host names the table's column); 4000 bytes are within the
+# bound and print, whole once and cut where they name the column.
 hostfile() {   # BYTES: plot-ext.json with a host name of BYTES bytes
 	awk -v n="$1" 'BEGIN { while (length(h) < n) h = h "hhhhhhhhhhhhhhhh"; h = substr(h, 1, n) }
 		!done && sub(/"host": *"[^"]*"/, "\"host\": \"" h "\"") { done = 1 } { print }' "$ext"
@@ -122,6 +122,24 @@ refused_by_all "a host name of 1 MiB" longhost.json "context.host: a string of 1
 hostfile 4000 >host4k.json
 "$PTBENCH" report host4k.json >out.txt 2>err.txt
 check "a host name of 4000 bytes: report prints it (exit $?)" grep -q hhhhhhhhhhhhhhhhhhhh out.txt
+check "... whole once, on its line: the table's column is named by its first 48 bytes" \
+	test "$(awk 'length($0) > 300' out.txt | wc -l)" = 1
+
+# A point's name (bench and variables) is bounded as well: Google
+# Benchmark's JSON repeats it for every trial, so a 3000-byte variable of a
+# point of 3000 trials once printed 20 MB.
+awk 'BEGIN { while (length(v) < 3000) v = v "x"
+	printf "{\"schema\": \"ptbench/2\", \"status\": \"complete\", \"context\": {\"host\": \"h\", \"cpu\": {\"brand\": \"b\"}}, \"results\": [{\"bench\": \"x.y\", \"params\": {\"placement\": \"%s\"}, \"status\": \"ok\", \"value\": 1, \"trials\": [", v
+	for (i = 0; i < 3000; i++) printf "%s{\"status\": \"ok\", \"mean\": 1, \"median\": 1, \"samples\": [1]}", i ? "," : ""
+	print "]}]}" }' >longname.json
+"$PTBENCH" report --format gbench longname.json >out.txt 2>err.txt
+rc=$?
+if [ $rc = 2 ] && grep -qF "results[0]: the point's name (its bench and variables) has 3014 bytes" err.txt &&
+   [ ! -s out.txt ]; then
+	ok "a point named by 3000 bytes: exit 2, one line saying so, nothing printed"
+else
+	not_ok "a point named by 3000 bytes: exit $rc, $(head -c 300 err.txt)"
+fi
 
 # A file that is no text says where and why, not "empty file".
 printf '\321 {}' >latin.json

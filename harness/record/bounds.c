@@ -60,6 +60,21 @@ static void step(char *out, size_t len, const char *path, const char *key, size_
 		snprintf(out, len, "%.120s[%zu]", path, i);
 }
 
+/* The bytes of "bench var=value ..." when v is a point (it has params),
+ * else 0. */
+static size_t point_name_length(const json_t *v)
+{
+	const json_t *params = json_object_get(v, "params"), *e;
+	const char *var;
+	size_t n;
+	if (!json_is_object(params))
+		return 0;
+	n = json_string_length(json_object_get(v, "bench"));
+	json_object_foreach((json_t *)params, var, e)
+		n += strlen(var) + 2 + json_string_length(e);
+	return n;
+}
+
 /* What a value is to the pass: any value, a point's variables, or one
  * variable's value. */
 enum place { ANY, PARAMS, VARIABLE };
@@ -83,6 +98,10 @@ static int check_values(char *err, size_t errlen, const json_t *v, const char *p
 			return fail(err, errlen, "%s = %g is not a finite number within +-2^63", path, x);
 		return 0;
 	}
+	if (point_name_length(v) > PTB_NAME_MAX)
+		return fail(err, errlen, "%s: the point's name (its bench and variables) has %zu "
+			    "bytes; a result file's have at most %d", path, point_name_length(v),
+			    PTB_NAME_MAX);
 	json_object_foreach((json_t *)v, key, e) {
 		if (strlen(key) > PTB_STRING_MAX)
 			return fail(err, errlen, "%s: a key of %zu bytes; a result file's are at most %d", path,

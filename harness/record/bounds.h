@@ -17,6 +17,10 @@
  * is cut at 4095 bytes); a name far longer would be printed once per row
  * of a table whose column it sets. */
 #define PTB_STRING_MAX 4096
+/* A point's name, "bench var=value ...", which some formats repeat for
+ * each of its trials (gbench's repetitions), is at most PTB_NAME_MAX
+ * bytes; ptbench's are a few dozen. */
+#define PTB_NAME_MAX 1024
 #define PTB_NUMBER_MAX 0x1p63
 
 /* s as a number when it is wholly one, finite and within the bounds;

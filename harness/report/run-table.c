@@ -306,7 +306,11 @@ static void absent_line(FILE *out, unsigned absent)
 
 void ptb_report_table(FILE *out, const struct ptb_runfile *run, const struct ptb_report_opts *o)
 {
-	const char *main_heads[] = { "Test", run->host ?: "value" };
+	/* The host names the value column, whose width every row takes: a
+	 * long one is cut here (the header line above gives it whole). */
+	char host[49];
+	ptb_textf(host, sizeof host, "%s", run->host ?: "value");
+	const char *main_heads[] = { "Test", host };
 	const char *logp_heads[1 + NLOGP] = { "" };
 	struct ptb_footnotes fn = { 0 };
 	unsigned absent = 0;
