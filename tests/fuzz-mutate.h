@@ -176,8 +176,8 @@ static void grow_array(json_t *doc, json_t *a, size_t n)
 	size_t each = count_values(seed, GROWN_MAX);
 	if (total + (n - have) * each > GROWN_MAX)
 		n = have + (GROWN_MAX - total) / each;
-	while (json_array_size(a) < n)
-		json_array_append(a, seed);   /* one value, shared: cheap */
+	while (json_array_size(a) < n && json_array_append(a, seed) == 0)
+		;                             /* one value, shared: cheap */
 	json_decref(seed);
 }
 
@@ -243,7 +243,8 @@ static void mutate_doc(json_t *doc, struct node *nodes, size_t cap)
 		}
 		break;
 	case 11:                               /* a huge array, now and then */
-		if (below(8) == 0 && (p = pick_node(nodes, n, ARRAY_NODE))) {
+		if (below(8) == 0 && (p = pick_node(nodes, n, ARRAY_NODE)) &&
+		    json_is_array(node_value(p))) {
 			static const size_t sizes[] = { 1000, 5000, 30000 };
 			grow_array(doc, node_value(p), sizes[below(3)]);
 		}
