@@ -437,7 +437,7 @@ static void structure_aware(const char *const *files, int nfiles, const char *di
 			abort();
 	d->dir = dir;
 	d->have_gnuplot = ptb_plot_available();
-	d->gnuplot_every = env_long("PTB_FUZZ_GNUPLOT_EVERY", 500);
+	d->gnuplot_every = env_long("PTB_FUZZ_GNUPLOT_EVERY", 200);
 	if (!counting || !(d->valid = ptb_runfile_load(valid, err, sizeof err)))
 		abort();
 	fuzz_seed = (unsigned long long)env_long("PTB_FUZZ_SEED", 1);
