@@ -100,13 +100,18 @@ static int machines(FILE *out, struct ptb_runfile *const *runs, int n, char (*na
 static const char *const svg_refs[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
 #define NREFS (sizeof svg_refs / sizeof svg_refs[0])
 
-/* The first svg_refs[i] in doc at or after from, or NULL. */
+/* The first svg_refs[i] in doc at or after from, or NULL.  A plain scan:
+ * strstr from each place would measure the rest of the document each time
+ * under a sanitizer, which makes the copy quadratic there. */
 static const char *find_ref(const char *doc, const char *from, size_t i)
 {
-	const char *q = from;
-	while ((q = strstr(q, svg_refs[i])) && i < 2 && q > doc && !strchr(" \t\n", q[-1]))
-		q++;   /* "gid=", not an id */
-	return q;
+	const char *r = svg_refs[i];
+	size_t n = strlen(r);
+	for (const char *q = from; *q; q++)
+		if (*q == *r && !strncmp(q, r, n) &&
+		    !(i < 2 && q > doc && !strchr(" \t\n", q[-1])))   /* "gid=", not an id */
+			return q;
+	return NULL;
 }
 
 /* An SVG document from its <svg> element on (the XML declaration before
