@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The readers as a user meets them: mutations of real result files (a
- * saved run, tests/data/run-golden.json, and a published one from
+ * saved run, tests/data/run-golden.json, a run of curves, a matrix and
+ * cache levels, tests/data/plot-ext.json, and a published one from
  * results/) are given to the ptbench program itself -- `report` in every
- * format, `table`, and `compare` against the unmutated file.  Each command
+ * format and as the page, `table`, `compare` against the unmutated file,
+ * and `plot` of one kind per mutant, in turn (through gnuplot where it is
+ * installed).  Each command
  * must exit 0 or 2 (compare also 1, a regression: a mutant's figures may
  * be worse) within a time limit, never die by a signal, and a refusal (2)
  * says why in one line on stderr.  Fixed seed, a bounded number of cases,
@@ -74,20 +77,27 @@ static int said_why(void)
 	return lines == 1 && last == '\n';
 }
 
+static const char *const kinds[] = { "table", "trials", "c2c", "cache", "scaling" };
+
 static void try_commands(const char *valid, struct tally *t, int c)
 {
-	char *const cmds[][6] = {
+	char svg[600];
+	snprintf(svg, sizeof svg, "%s.svg", mutant);
+	char *const cmds[][8] = {
 		{ "ptbench", "report", mutant, NULL },
 		{ "ptbench", "report", mutant, "--format", "csv", NULL },
 		{ "ptbench", "report", mutant, "--format", "json", NULL },
 		{ "ptbench", "report", mutant, "--format", "gbench", NULL },
+		{ "ptbench", "report", mutant, "--format", "html", "--no-plots", NULL },
 		{ "ptbench", "table", mutant, NULL },
 		{ "ptbench", "compare", (char *)valid, mutant, NULL },
+		{ "ptbench", "plot", mutant, "--kind", (char *)kinds[c % 5], "-o", svg, NULL },
 	};
 	for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
 		char what[96];
 		int rc = run(cmds[i], what, sizeof what);
 		bool compare = !strcmp(cmds[i][1], "compare");
+		unlink(svg);
 		t->runs++;
 		t->exit0 += rc == 0 || (compare && rc == 1);
 		t->exit2 += rc == 2;
@@ -115,9 +125,9 @@ static size_t slurp(const char *file, char *buf)
 int main(void)
 {
 	const char *data = getenv("TESTDATA"), *top = getenv("top_srcdir");
-	char files[2][512], dir[] = "/tmp/ptb-fuzz-cli-XXXXXX";
+	char files[3][512], dir[] = "/tmp/ptb-fuzz-cli-XXXXXX";
 	char *orig = malloc(MAX_FILE), *work = malloc(MAX_FILE);
-	size_t len[2];
+	size_t len[3];
 	struct tally t = { 0 };
 
 	ptbench = getenv("PTBENCH");
@@ -125,16 +135,17 @@ int main(void)
 		tap_skip_all("PTBENCH, TESTDATA and top_srcdir not set (run through make check)");
 	snprintf(files[0], sizeof files[0], "%s/run-golden.json", data);
 	snprintf(files[1], sizeof files[1], "%s/results/1999-de-supinski-may/ibm-sp2-604e.json", top);
+	snprintf(files[2], sizeof files[2], "%s/plot-ext.json", data);
 	if (!orig || !work || !mkdtemp(dir))
 		return 1;
 	snprintf(mutant, sizeof mutant, "%s/mutant.json", dir);
 	snprintf(errfile, sizeof errfile, "%s/stderr", dir);
-	for (int f = 0; f < 2; f++)
+	for (int f = 0; f < 3; f++)
 		if (!tap_ok((len[f] = slurp(files[f], work)) > 0, "source %s readable", files[f]))
 			return tap_exit();
 
 	for (int c = 0; c < CASES; c++) {
-		int f = c % 2;
+		int f = c % 3;
 		FILE *out;
 		size_t n;
 		slurp(files[f], orig);
@@ -144,13 +155,15 @@ int main(void)
 			return 1;
 		try_commands(files[f], &t, c);
 	}
-	tap_ok(t.bad == 0, "%d mutants x 6 commands: every exit 0 or 2 (compare 1) within %d s, "
+	tap_ok(t.bad == 0, "%d mutants x 8 commands: every exit 0 or 2 (compare 1) within %d s, "
 	       "each refusal one line (%d printed, %d refused, %d neither)", CASES, LIMIT_S,
 	       t.exit0, t.exit2, t.bad);
 	tap_ok(t.exit0 > 0 && t.exit2 > 0, "the mutants reach both the readers' refusals and "
 	       "their output");
 	unlink(mutant);
 	unlink(errfile);
+	snprintf(work, MAX_FILE, "%s.svg", mutant);
+	unlink(work);
 	rmdir(dir);
 	free(orig);
 	free(work);

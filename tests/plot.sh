@@ -98,6 +98,82 @@ check "a failing gnuplot: its complaint in one line" \
 check "a failing gnuplot: the old file untouched, no temporary left" \
 	sh -c "[ \"\$(cat '$tmp/old.svg')\" = keep ] && ! ls '$tmp' | grep -q 'old.svg.tmp'"
 
+# A matrix point whose notes lack the placement class is drawn without
+# one (it once crashed the c2c kind).
+sed '0,/,"class":"cross_core"}/s//}/' "$ext" >"$tmp/noclass.json"
+mkdir "$tmp/noclass"
+env PATH="$nogp" "$PTBENCH" plot --kind c2c "$tmp/noclass.json" --script "$tmp/noclass" \
+	-o "$tmp/noclass.svg" 2>"$tmp/err"
+check "a c2c point without its class: the data and script written (exit $?, 2: no gnuplot)" \
+	sh -c "[ $? -eq 2 ] && [ -s '$tmp/noclass/c2c.dat' ] && grep -q 'gnuplot is not installed' '$tmp/err'"
+
+sed '0,/"sender":0.0,/s///' "$ext" >"$tmp/nosender.json"
+mkdir "$tmp/nosender"
+env PATH="$nogp" "$PTBENCH" plot --kind c2c "$tmp/nosender.json" --script "$tmp/nosender" \
+	-o "$tmp/nosender.svg" 2>"$tmp/err"
+check "a c2c point without its sender: the data and script written (exit $?, 2: no gnuplot)" \
+	sh -c "[ $? -eq 2 ] && [ -s '$tmp/nosender/c2c.dat' ] && grep -q 'gnuplot is not installed' '$tmp/err'"
+
+# --script writes nothing through a symbolic link, as -o does not: not
+# the folder's name, not a file in it (and nothing half-written when one
+# of the two is a link).
+echo secret >"$tmp/victim"
+mkdir "$tmp/real"
+ln -s "$tmp/real" "$tmp/linkdir"
+bad "--script naming a symbolic link to a folder" --kind cache --script "$tmp/linkdir" "$ext"
+check "... and nothing written into its target" test -z "$(ls "$tmp/real")"
+mkdir "$tmp/sd"
+ln -s "$tmp/victim" "$tmp/sd/cache.gp"
+bad "--script with its script a symbolic link" --kind cache --script "$tmp/sd" "$ext"
+check "... the link's target untouched, no data file beside it" \
+	sh -c "[ \"\$(cat '$tmp/victim')\" = secret ] && [ ! -e '$tmp/sd/cache.dat' ]"
+rm "$tmp/sd/cache.gp"
+ln -s "$tmp/victim" "$tmp/sd/cache.dat"
+bad "--script with its data a symbolic link" --kind cache --script "$tmp/sd" "$ext"
+check "... the link's target untouched" sh -c "[ \"\$(cat '$tmp/victim')\" = secret ]"
+
+# A signal while gnuplot draws: the picture's temporary file and the
+# folder gnuplot draws in are removed, gnuplot is ended, and the process
+# ends by the signal.  The gnuplot here sleeps until it is killed.  A
+# shell starts background commands with SIGINT ignored (which ptbench
+# respects, as nohup's SIGHUP); env --default-signal undoes that where
+# env has it.
+mkdir "$tmp/slow" "$tmp/work"
+printf '#!/bin/sh\necho $$ >"$PTB_TEST_PID"\nexec sleep 60\n' >"$tmp/slow/gnuplot"
+chmod +x "$tmp/slow/gnuplot"
+for sn in INT:2 TERM:15 HUP:1; do
+	sig=${sn%:*}
+	dflt=
+	if [ $sig = INT ]; then
+		if ! env --default-signal=INT true 2>/dev/null; then
+			skip "SIGINT: env --default-signal is not there to undo the shell's SIG_IGN"
+			continue
+		fi
+		dflt=--default-signal=INT
+	fi
+	rm -f "$tmp/gp.pid"
+	env $dflt PTB_TEST_PID="$tmp/gp.pid" TMPDIR="$tmp/work" PATH="$tmp/slow:$PATH" \
+		"$PTBENCH" plot --kind cache "$ext" -o "$tmp/sig.svg" 2>/dev/null &
+	pid=$!
+	i=0
+	while [ ! -s "$tmp/gp.pid" ] && [ $i -lt 200 ]; do sleep 0.1; i=$((i + 1)); done
+	started=$(ls "$tmp" | grep -c 'sig.svg.tmp')
+	kill -$sig $pid
+	wait $pid
+	rc=$?
+	gp=$(cat "$tmp/gp.pid" 2>/dev/null)
+	i=0   # a killed gnuplot may stay a zombie for a moment
+	while [ -n "$gp" ] && [ $i -lt 100 ] && ps -o stat= -p "$gp" 2>/dev/null | grep -qv Z; do
+		sleep 0.1; i=$((i + 1))
+	done
+	check "SIG$sig while gnuplot draws: the temporary picture existed ($started)" test "$started" = 1
+	check "SIG$sig: the process ends by the signal (status $rc)" \
+		test "$rc" = $((128 + ${sn#*:}))
+	check "SIG$sig: no temporary picture, no work folder left" \
+		sh -c "! ls '$tmp' | grep -q 'sig.svg' && [ -z \"\$(ls '$tmp/work')\" ]"
+	check "SIG$sig: gnuplot ended" sh -c "! ps -o stat= -p '$gp' 2>/dev/null | grep -qv Z"
+done
+
 if ! command -v gnuplot >/dev/null 2>&1; then
 	ok "# SKIP gnuplot not installed: the pictures are not drawn"
 	done_testing
@@ -163,6 +239,26 @@ for k in table trials c2c cache scaling; do
 		check "table: $nas N/A marks (found $have)" test "$have" -eq "$nas"
 	fi
 done
+
+# A host name gnuplot could read as more than a name -- a leading quote
+# (single quotes cannot hold one), a backquoted command, a macro, a
+# backslash -- is a title like any other: every kind draws, nothing runs.
+cat >"$tmp/host.sed" <<'SED'
+s/"host": *"[^"]*"/"host": "'q\\"`touch PWNED`@x $y \\\\ é"/
+SED
+sed -f "$tmp/host.sed" "$ext" >"$tmp/q-ext.json"
+sed -f "$tmp/host.sed" "$TESTDATA/run-golden-v2.json" >"$tmp/q-v2.json"
+mkdir "$tmp/quote"
+for k in table trials c2c cache scaling; do
+	# one run's scaling curves are named without the host: two runs
+	case $k in table|trials) q="$tmp/q-v2.json" ;; scaling) q="$tmp/q-ext.json $ext" ;;
+		   *) q="$tmp/q-ext.json" ;; esac
+	# shellcheck disable=SC2086
+	(cd "$tmp/quote" && "$PTBENCH" plot --kind $k $q -o "$k.svg" 2>"$tmp/err")
+	check "$k of a host named '\"\`...\`@\$ \\: drawn (exit $?: $(head -c 200 "$tmp/err"))" \
+		grep -qF "q\"\`touch PWNED\`@x \$y \\ é" "$tmp/quote/$k.svg"
+done
+check "... and no command in the name ran" sh -c "! ls '$tmp/quote' '$tmp' | grep -q PWNED"
 
 "$PTBENCH" plot --kind cache "$ext" -o "$tmp/c.png" 2>"$tmp/err"
 check "-o NAME.png: a PNG" sh -c "head -c 8 '$tmp/c.png' | od -c | grep -q 'P   N   G'"

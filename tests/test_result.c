@@ -236,10 +236,12 @@ static const struct bad_file {
 	const char *says;
 } bad_files[] = {
 	/* name             text                                                         says */
-	{ "garbage.json",   "this is not json\n",                                        "not JSON (line 1: " },
+	{ "garbage.json",   "this is not json\n",                                        "not JSON (line 1, column " },
 	{ "empty.json",     "",                                                          "empty file" },
-	{ "blank.json",     "\n",                                                        "not JSON (line 2: " },
-	{ "truncated.json", "{\"schema\": \"ptbench/1\", \"results\": [\n{\"bench\":",   "not JSON (line 2: " },
+	{ "blank.json",     "\n",                                                        "not JSON (line 2, column " },
+	{ "truncated.json", "{\"schema\": \"ptbench/1\", \"results\": [\n{\"bench\":",   "not JSON (line 2, column " },
+	{ "latin1.json",    "\xd1 {}",                                                   "not a result file: byte 1 (0xd1) is not UTF-8 text" },
+	{ "latin1b.json",   "{\"schema\": \"\xe9\"}",                                      "byte 13 (0xe9) is not UTF-8 text" },
 	{ "dupkey.json",    "{\"schema\": \"ptbench/1\", \"schema\": \"x\"}",            "duplicate object key" },
 	{ "array.json",     "[1, 2]",                                                    "not a ptbench result file (not a JSON object)" },
 	{ "noschema.json",  "{\"results\": []}",                                         "not a ptbench result file (no schema)" },

@@ -1,26 +1,40 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Fuzz-style robustness of everything that reads result files: random bytes,
+ * Fuzz-style robustness of everything that reads result files.  First,
+ * structure-aware inputs (fuzz-mutate.h: numbers at every bound, strings
+ * that mean more than a name, long strings, huge arrays, wrong types,
+ * deleted keys) through every reader in process -- see "structure-aware
+ * inputs" below; PTB_FUZZ_INPUTS=N runs N of them.  Then random bytes,
  * byte-level mutations of valid files (flips, cuts, duplicated stretches,
- * stray JSON tokens, truncation) and structural mutations (any value of a
- * valid document replaced by a value of another type, or removed) go through
+ * stray JSON tokens, truncation) and type-changing mutations go through
  * ptb_run_load / ptb_run_validate and, when they load, through `ptbench
  * table` in every format and `ptbench compare` against a valid run.  Nothing
- * may crash; a refused file gets a one-line error; the commands return only
- * their documented exit statuses.  Fixed seed, a few thousand cases.
+ * may crash or hang; a refused file gets a one-line error; the commands
+ * return only their documented exit statuses.  Fixed seeds.
  */
+#include <config.h>
+
 #include <fcntl.h>
 #include <jansson.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "record/model.h"
 #include "record/runfile.h"
 #include "record/validate.h"
-#include "fuzz.h"
+#include "report/plot.h"
+#include "report/report.h"
+#include "tools/compare.h"
+#include "tools/page.h"
+#include "tools/table.h"
+#include "fuzz-mutate.h"
 #include "tap.h"
 
 
@@ -34,16 +48,21 @@ struct stats {
 
 static char path[256];
 static const char *valid_path;
-static int quiet_fd = -1, saved_out = -1, saved_err = -1;
+static int quiet_fd = -1, err_fd = -1, saved_out = -1, saved_err = -1;
 
-/* The commands print; the test's own TAP lines must not mix with that. */
+/* The commands print; the test's own TAP lines must not mix with that.
+ * Their standard error goes to a file, emptied for each input, so that a
+ * sanitizer's report on the input that ended the process is kept. */
 static void mute(int on)
 {
 	fflush(stdout);
 	fflush(stderr);
 	if (on) {
 		dup2(quiet_fd, 1);
-		dup2(quiet_fd, 2);
+		if (err_fd >= 0 && lseek(err_fd, 0, SEEK_SET) == 0 && ftruncate(err_fd, 0) == 0)
+			dup2(err_fd, 2);
+		else
+			dup2(quiet_fd, 2);
 	} else {
 		dup2(saved_out, 1);
 		dup2(saved_err, 2);
@@ -132,46 +151,6 @@ static void byte_mutations(const char *const *files, int nfiles, struct stats *s
 	free(work);
 }
 
-/* Every value of a document, for picking one at random. */
-struct node {
-	json_t *parent;
-	const char *key;   /* NULL: array element */
-	size_t index;
-};
-
-static void collect(json_t *v, struct node *nodes, size_t *n, size_t cap)
-{
-	const char *key;
-	json_t *e;
-	size_t i;
-	json_object_foreach(v, key, e) {
-		if (*n < cap)
-			nodes[(*n)++] = (struct node){ v, key, 0 };
-		collect(e, nodes, n, cap);
-	}
-	json_array_foreach(v, i, e) {
-		if (*n < cap)
-			nodes[(*n)++] = (struct node){ v, NULL, i };
-		collect(e, nodes, n, cap);
-	}
-}
-
-static json_t *random_value(void)
-{
-	static const char *const texts[] = { "", "ok", "na", "unstable", "logp.mutex", "x" };
-	switch (below(9)) {
-	case 0: return json_null();
-	case 1: return json_true();
-	case 2: return json_integer((json_int_t)below(5) - 2);
-	case 3: return json_real(below(2) ? 1e308 : -0.5);
-	case 4: return json_string(texts[below(6)]);
-	case 5: return json_array();
-	case 6: return json_object();
-	case 7: return json_pack("[i, s, n]", 1, "a");
-	default: return json_pack("{s:i}", "a", 1);
-	}
-}
-
 static void structural_mutations(const char *const *files, int nfiles, struct stats *st)
 {
 	static struct node nodes[4096];
@@ -206,23 +185,325 @@ static void structural_mutations(const char *const *files, int nfiles, struct st
 	}
 }
 
+/* ---- structure-aware inputs, driven through every reader -----------------
+ *
+ * Each input is a valid file (a run of Table-1 rows, one of curves, a
+ * matrix and cache levels, a ptbench/1 file) with one to three mutations
+ * (fuzz-mutate.h), modelled in memory and given to every reader in
+ * process: report in each format, the HTML page, table in each format and
+ * statistic, compare both ways, and the data and script of every plot
+ * kind.  Every SAMPLE_CLI-th accepted input also goes through the commands
+ * as a file, and every PTB_FUZZ_GNUPLOT_EVERY-th through gnuplot (plot of
+ * each kind, the page with its figures) when gnuplot is on PATH.
+ *
+ * What must hold: a refusal is one line; neither the model nor any reader
+ * or command runs longer than LIMIT_S (SIGALRM names the input), prints more than
+ * OUT_MAX of the input's size (counted, never stored), or crashes (the signal names the input);
+ * every command returns a documented status.  PTB_FUZZ_INPUTS sets the
+ * number of inputs (default a few seconds' worth), PTB_FUZZ_SEED the
+ * seed; input i is drawn from (seed, i) alone, so PTB_FUZZ_FROM=i
+ * PTB_FUZZ_INPUTS=1 replays it.
+ */
+#define DEFAULT_INPUTS   1000
+#define SAMPLE_CLI       50
+#define LIMIT_S          20
+/* Output a reader may print for an input of n (approximate) bytes: Google
+ * Benchmark's JSON gives each trial an object of its own, some 200 times
+ * the trial's size in the file. */
+#define OUT_MAX(n)       (1024LL * (long long)(n) + (16LL << 20))
+
+static unsigned long long fuzz_seed, fuzz_index;
+static const json_t *current_doc;
+static long long out_max;
+static char err_path[300];
+static long long out_bytes;
+static const char *out_what = "";
+
+/* Signals name the input before the process ends. */
+static void say_input(int sig)
+{
+	char msg[160];
+	int n = snprintf(msg, sizeof msg, "\nnot ok - input %llu of seed %llu: %s (replay: "
+			 "PTB_FUZZ_SEED=%llu PTB_FUZZ_FROM=%llu PTB_FUZZ_INPUTS=1)\n", fuzz_index,
+			 fuzz_seed, sig == SIGALRM ? "over the time limit" : strsignal(sig),
+			 fuzz_seed, fuzz_index);
+	if (saved_out >= 0)
+		(void)!write(saved_out, msg, (size_t)n);
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* AddressSanitizer, ending the process, names the input too (UBSan's
+ * halt does not call back: its report stays in the scratch folder's
+ * stderr, said at the start).  Weak: a build without sanitizers lacks it. */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+static void say_death(void)
+{
+	char msg[200];
+	int n = snprintf(msg, sizeof msg, "\nnot ok - input %llu of seed %llu ended the process; "
+			 "its report is in %s\n", fuzz_index, fuzz_seed, err_path);
+	(void)!write(saved_out, msg, (size_t)n);
+}
+
+/* stdout while the readers print: counted and dropped. */
+static ssize_t count_write(void *cookie, const char *buf, size_t len)
+{
+	(void)cookie;
+	out_bytes += (long long)len;
+	if (out_bytes > out_max) {
+		char msg[400];
+		if (current_doc)     /* not a signal: the input can still be written */
+			json_dump_file(current_doc, path, JSON_COMPACT);
+		int n = snprintf(msg, sizeof msg, "\nnot ok - input %llu of seed %llu: %s printed "
+				 "more than %lld bytes (the input is %s)\n", fuzz_index, fuzz_seed,
+				 out_what, out_max, path);
+		(void)!write(saved_out, msg, (size_t)n);
+		_exit(1);
+	}
+	return (ssize_t)len;
+}
+
+struct drive {
+	const char *dir;                /* scratch: plot scripts, sampled files */
+	struct ptb_runfile *valid;      /* an unmutated run, to compare with */
+	long inputs, accepted, refused, cli, gnuplot, bad, oversize;
+	bool have_gnuplot;
+	long gnuplot_every;
+};
+
+static void bad_result(struct drive *d, const char *what, int rc)
+{
+	if (d->bad++ < 10)
+		printf("# input %llu of seed %llu: %s returned %d\n", fuzz_index, fuzz_seed, what, rc);
+}
+
+/* Every reader on a modelled run. */
+static void readers(struct drive *d, struct ptb_runfile *run)
+{
+	struct ptb_runfile *pair[2] = { run, d->valid };
+	char err[512];
+	int rc;
+	for (int f = 0; f < PTB_FMT_COUNT; f++) {
+		out_what = ptb_format_name((enum ptb_format)f);
+		alarm(LIMIT_S);
+		if ((rc = ptb_report_with(stdout, run, (enum ptb_format)f,
+					  &(struct ptb_report_opts){ f == 0 && fuzz_index % 2 })))
+			bad_result(d, out_what, rc);
+	}
+	out_what = "the page";
+	alarm(LIMIT_S);
+	struct ptb_page_opts po = { (enum ptb_table_stat)(fuzz_index % PTB_STAT_COUNT),
+				    fuzz_index % 3 == 0, false };
+	if ((rc = ptb_page_report(stdout, &run, 1, &po)))
+		bad_result(d, out_what, rc);
+	for (int f = 0; f < PTB_TABLE_FORMATS; f++) {
+		struct ptb_table_opts to = { (enum ptb_table_format)f,
+					     (enum ptb_table_stat)((fuzz_index + f) % PTB_STAT_COUNT),
+					     fuzz_index % 5 == 0, false };
+		out_what = "table";
+		alarm(LIMIT_S);
+		if ((rc = ptb_table_print(stdout, pair, 1 + f % 2, &to)))
+			bad_result(d, out_what, rc);
+	}
+	if (!run->duplicate && !ptb_compare_unusable(run) && !ptb_compare_unusable(d->valid)) {
+		struct ptb_compare_opts co = { 0.05, 5, fuzz_index % 2 };
+		out_what = "compare";
+		alarm(LIMIT_S);
+		if ((rc = ptb_compare(run, d->valid, &co)) < 0 || rc > 1)
+			bad_result(d, out_what, rc);
+		alarm(LIMIT_S);
+		if ((rc = ptb_compare(d->valid, run, &co)) < 0 || rc > 1)
+			bad_result(d, out_what, rc);
+	}
+	for (int k = 0; ptb_plot_kinds[k]; k++) {
+		out_what = ptb_plot_kinds[k];
+		alarm(LIMIT_S);
+		rc = ptb_plot_write(ptb_plot_kinds[k], &run, 1, (enum ptb_plot_term)(k % 2), d->dir,
+				    err, sizeof err);
+		if (rc < -1 || rc > 1 || (rc && (!*err || strchr(err, '\n'))))
+			bad_result(d, out_what, rc);
+	}
+}
+
+/* The commands on the input as a file: a refusal is exit 2, one line. */
+static void commands(struct drive *d, const char *file, bool with_gnuplot)
+{
+	static const char *const reports[] = { "table", "csv", "json", "gbench", "html" };
+	char svg[600];
+	int rc;
+	for (size_t f = 0; f < sizeof reports / sizeof *reports; f++) {
+		char *argv[] = { "report", "--format", (char *)reports[f], (char *)file,
+				 with_gnuplot ? NULL : "--no-plots", NULL };
+		out_what = reports[f];
+		alarm(LIMIT_S);
+		rc = ptb_cmd_report(with_gnuplot || f < 4 ? 4 : 5, argv);
+		if (rc != 0 && rc != 2)
+			bad_result(d, "report", rc);
+	}
+	if (!with_gnuplot)
+		return;
+	for (int k = 0; ptb_plot_kinds[k]; k++) {
+		snprintf(svg, sizeof svg, "%s/%s.svg", d->dir, ptb_plot_kinds[k]);
+		char *argv[] = { "plot", "--kind", (char *)ptb_plot_kinds[k], (char *)file, "-o", svg,
+				 NULL };
+		alarm(LIMIT_S);
+		rc = ptb_cmd_plot(6, argv);
+		if (rc != 0 && rc != 2)
+			bad_result(d, "plot", rc);
+		unlink(svg);
+	}
+	d->gnuplot++;
+}
+
+static void drive_one(struct drive *d, json_t *const *templates, int ntemplates)
+{
+	static struct node nodes[20000];
+	char err[512] = "";
+	json_t *doc = json_deep_copy(templates[below((size_t)ntemplates)]);
+	for (int k = 1 + (int)below(3); k > 0; k--)
+		mutate_doc(doc, nodes, sizeof nodes / sizeof *nodes);
+	/* A value changed after an array shared it grew the document with
+	 * every copy: past the budget, the input is a file of hundreds of
+	 * megabytes, whose output only its size makes large. */
+	if (count_values(doc, 2 * GROWN_MAX) > GROWN_MAX) {
+		d->oversize++;
+		json_decref(doc);
+		return;
+	}
+	out_max = OUT_MAX(approx_bytes(doc));
+	mute(1);
+	alarm(LIMIT_S);
+	current_doc = doc;
+	struct ptb_runfile *run = ptb_runfile_of(doc, err, sizeof err);
+	d->inputs++;
+	if (!run) {
+		d->refused++;
+		if (!err[0] || strchr(err, '\n'))
+			bad_result(d, "a refusal without one line", -1);
+	} else {
+		d->accepted++;
+		readers(d, run);
+		bool cli = d->accepted % SAMPLE_CLI == 0;
+		bool gp = d->have_gnuplot && d->gnuplot_every > 0 &&
+			  d->accepted % d->gnuplot_every == 0;
+		if (cli || gp) {
+			char *text = json_dumps(doc, JSON_COMPACT);
+			write_file(text, strlen(text));
+			free(text);
+			commands(d, path, gp);
+			d->cli++;
+		}
+		ptb_runfile_free(run);
+	}
+	alarm(0);
+	mute(0);
+	current_doc = NULL;
+	json_decref(doc);
+}
+
+/* A reader that grows is stopped at 8 GiB of address space, not the
+ * machine -- unless the process holds more already (a sanitizer's shadow
+ * memory), or its size cannot be read. */
+static void limit_memory(void)
+{
+	const rlim_t cap = (rlim_t)8 << 30;
+	unsigned long pages = 0;
+	FILE *f = fopen("/proc/self/statm", "r");
+	if (!f)
+		return;
+	if (fscanf(f, "%lu", &pages) == 1 && (rlim_t)pages * (rlim_t)sysconf(_SC_PAGESIZE) < cap / 2)
+		setrlimit(RLIMIT_AS, &(struct rlimit){ cap, cap });
+	fclose(f);
+}
+
+static long env_long(const char *name, long dflt)
+{
+	const char *v = getenv(name);
+	return v && *v ? strtol(v, NULL, 10) : dflt;
+}
+
+static void structure_aware(const char *const *files, int nfiles, const char *dir,
+			    const char *valid, struct drive *d)
+{
+	json_t *templates[8];
+	char err[512];
+	long n = env_long("PTB_FUZZ_INPUTS", DEFAULT_INPUTS), from = env_long("PTB_FUZZ_FROM", 0);
+	FILE *counting = fopencookie(NULL, "w", (cookie_io_functions_t){ NULL, count_write, NULL,
+									NULL });
+	FILE *real_stdout = stdout;
+	for (int i = 0; i < nfiles; i++)
+		if (!(templates[i] = json_load_file(files[i], 0, NULL)))
+			abort();
+	d->dir = dir;
+	d->have_gnuplot = ptb_plot_available();
+	d->gnuplot_every = env_long("PTB_FUZZ_GNUPLOT_EVERY", 200);
+	if (!counting || !(d->valid = ptb_runfile_load(valid, err, sizeof err)))
+		abort();
+	fuzz_seed = (unsigned long long)env_long("PTB_FUZZ_SEED", 1);
+	for (long i = from; i < from + n; i++) {
+		fuzz_index = (unsigned long long)i;
+		rng_state = (fuzz_seed * 0x9E3779B97F4A7C15ull) ^ (fuzz_index * 0xBF58476D1CE4E5B9ull);
+		rng_state = rng_state ? rng_state : 1;
+		stdout = counting;
+		out_bytes = 0;
+		out_max = 0;
+		drive_one(d, templates, nfiles);
+		stdout = real_stdout;
+		if (getenv("PTB_FUZZ_PROGRESS") && (i - from + 1) % 10000 == 0)
+			printf("# %ld inputs, %ld accepted\n", i - from + 1, d->accepted), fflush(stdout);
+	}
+	fclose(counting);
+	ptb_runfile_free(d->valid);
+	for (int i = 0; i < nfiles; i++)
+		json_decref(templates[i]);
+}
+
 int main(void)
 {
 	const char *data = getenv("TESTDATA"), *top = getenv("top_srcdir");
-	char tmpl[] = "/tmp/ptb-fuzz-XXXXXX", f1[512], f2[512], f3[512];
+	char tmpl[] = "/tmp/ptb-fuzz-XXXXXX", f1[512], f2[512], f3[512], f4[512], f5[512];
 	if (!data || !top)
 		tap_skip_all("TESTDATA and top_srcdir not set");
 	snprintf(f1, sizeof f1, "%s/tools-table-a.json", data);
 	snprintf(f2, sizeof f2, "%s/tools-base.json", data);
 	snprintf(f3, sizeof f3, "%s/results/1999-de-supinski-may/ibm-sp2-604e.json", top);
-	const char *const files[] = { f1, f2, f3 };
+	snprintf(f4, sizeof f4, "%s/plot-ext.json", data);
+	snprintf(f5, sizeof f5, "%s/run-golden-v2.json", data);
+	const char *const files[] = { f1, f2, f3 }, *const shapes[] = { f1, f3, f4, f5 };
 	valid_path = f2;
 	if (!mkdtemp(tmpl))
 		return 1;
 	snprintf(path, sizeof path, "%s/case.json", tmpl);
 	quiet_fd = open("/dev/null", O_WRONLY);
+	snprintf(err_path, sizeof err_path, "%s/stderr", tmpl);
+	err_fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	saved_out = dup(1);
 	saved_err = dup(2);
+	if (__sanitizer_set_death_callback)
+		__sanitizer_set_death_callback(say_death);
+
+	static const int fatal[] = { SIGALRM, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
+	for (size_t i = 0; i < sizeof fatal / sizeof *fatal; i++)
+		signal(fatal[i], say_input);
+	limit_memory();
+	printf("# inputs are written to %s; a crash or hang names its input\n", tmpl);
+	fflush(stdout);
+
+	struct drive d = { 0 };
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	structure_aware(shapes, 4, tmpl, f2, &d);
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	double secs = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	tap_ok(d.bad == 0, "%ld structure-aware inputs (seed %llu) in %.1f s (%.0f/s): %ld refused "
+	       "with one line, %ld through every reader (%ld also as files, %ld with gnuplot%s), "
+	       "none over %d s or printing over 1024 bytes per byte of input; %ld drawn past the "
+	       "size budget left out", d.inputs, fuzz_seed, secs, d.inputs / (secs > 0 ? secs : 1),
+	       d.refused, d.accepted, d.cli, d.gnuplot, d.have_gnuplot ? "" : ": not on PATH",
+	       LIMIT_S, d.oversize);
+	tap_ok(d.inputs < 20 || (d.accepted > 0 && d.refused > 0),
+	       "structure-aware inputs reach both the refusals and the readers");
 
 	struct stats r = { 0 }, b = { 0 }, s = { 0 };
 	random_bytes(&r);
@@ -241,6 +522,13 @@ int main(void)
 	tap_ok(s.loaded > 0 && s.refused > 0, "structural mutations reach both the refusals and the commands");
 
 	unlink(path);
+	unlink(err_path);
+	for (int k = 0; ptb_plot_kinds[k]; k++)
+		for (int e = 0; e < 2; e++) {
+			char f[600];
+			snprintf(f, sizeof f, "%s/%s.%s", tmpl, ptb_plot_kinds[k], e ? "gp" : "dat");
+			unlink(f);
+		}
 	rmdir(tmpl);
 	tap_done();
 	return tap_exit();

@@ -24,6 +24,7 @@
 #include "cli/error.h"
 #include "cli/options.h"
 #include "cli/trace-flow.h"
+#include "record/cleanup.h"
 #include "record/model.h"
 #include "record/target.h"
 #include "report/plot.h"
@@ -112,7 +113,9 @@ static int plot_option(void *ctx, int c, const char *arg)
 	return 0;
 }
 
-/* The folder --script names: made when absent. */
+/* The folder --script names: made when absent.  Like -o, it writes
+ * nothing through a symbolic link: not the folder's name, and not the
+ * files in it (report/plot.c opens them so). */
 static int script_dir(const char *dir)
 {
 	struct stat st;
@@ -120,6 +123,9 @@ static int script_dir(const char *dir)
 		return ptb_bad_input("plot", "--script: an empty folder name");
 	if (mkdir(dir, 0777) && errno != EEXIST)
 		return ptb_bad_input("plot", "--script %s: %s", dir, strerror(errno));
+	if (lstat(dir, &st) == 0 && S_ISLNK(st.st_mode))
+		return ptb_bad_input("plot", "--script %s: is a symbolic link; --script writes "
+				     "only into a folder itself", dir);
 	if (stat(dir, &st) || !S_ISDIR(st.st_mode))
 		return ptb_bad_input("plot", "--script %s: not a folder", dir);
 	return 0;
@@ -133,8 +139,10 @@ static int draw_to(const char *path, const char *kind, struct ptb_runfile **runs
 	if (ptb_run_check_target(path, err, errlen) ||
 	    ptb_run_tmp_name(path, getpid(), tmp, sizeof tmp))
 		return -1;
+	int handle = ptb_cleanup_add(tmp, false);   /* before it exists: no window */
 	FILE *f = fopen(tmp, "w");
 	if (!f) {
+		ptb_cleanup_forget(handle);
 		ptb_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
 	}
@@ -148,6 +156,7 @@ static int draw_to(const char *path, const char *kind, struct ptb_runfile **runs
 		rc = (ptb_errf(err, errlen, "%s: %s", path, strerror(errno)), -1);
 	if (rc)
 		unlink(tmp);
+	ptb_cleanup_forget(handle);
 	return rc;
 }
 

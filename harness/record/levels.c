@@ -103,9 +103,9 @@ static int read_curve(const struct ptb_runfile *run, const struct ptb_bench *b, 
 		if (!rec->bench || strcmp(rec->bench, b->name) || rec->is_derived || !v)
 			continue;
 		c->any = true;
-		if (!rec->has_value || !(rec->value > 0))
+		if (!rec->has_value || !(rec->value > 0) || !(ptb_param_num(rec, b->levels.var) > 0))
 			continue;
-		c->x[c->n] = strtod(v, NULL);
+		c->x[c->n] = ptb_param_num(rec, b->levels.var);
 		c->y[c->n++] = rec->value;
 		c->unstable |= rec->status == PTB_UNSTABLE;
 		pages_of(c, rec);

@@ -62,7 +62,7 @@ struct cell {
 	bool unstable;
 };
 
-static int note_pu(const json_t *notes, const char *key)
+int ptb_matrix_note_pu(const json_t *notes, const char *key)
 {
 	double v = ptb_jnum(notes, key);
 	return isfinite(v) && v >= 0 && v < 1e6 ? (int)v : -1;
@@ -146,7 +146,7 @@ static int cells_of(const struct ptb_runfile *run, const struct ptb_bench *b, st
 		const json_t *notes = json_object_get(r->json, "notes");
 		if (!r->bench || strcmp(r->bench, b->name) || r->is_derived)
 			continue;
-		int from = note_pu(notes, "sender"), to = note_pu(notes, "receiver");
+		int from = ptb_matrix_note_pu(notes, "sender"), to = ptb_matrix_note_pu(notes, "receiver");
 		if (!r->has_value && !*why)
 			*why = r->reason;
 		if (from < 0 || to < 0) {

@@ -35,6 +35,10 @@ void ptb_matrix_summarize(const char *const *cls, const double *ns, int n,
  * in the run; an empty array when there are none. */
 json_t *ptb_matrix_derive(const struct ptb_runfile *run);
 
+/* The PU a matrix point noted as its "sender" or "receiver", or -1 when
+ * it noted none (a point may lack either). */
+int ptb_matrix_note_pu(const json_t *notes, const char *key);
+
 /* Whether a record is a derived matrix (it has one). */
 bool ptb_matrix_is(const struct ptb_record *rec);
 

@@ -34,6 +34,11 @@ const char *ptb_jstr(const json_t *obj, const char *key)
 	return json_string_value(json_object_get(obj, key));
 }
 
+double ptb_param_num(const struct ptb_record *r, const char *var)
+{
+	return ptb_number_text(ptb_jstr(r->params, var));
+}
+
 static int cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -103,16 +108,20 @@ static int model_samples(struct ptb_record *r, int version)
 	r->samples_are_trials = version > 1;
 	if (n == 0)
 		return 0;
-	if (!(r->samples = ptb_array_realloc(NULL, n, sizeof *r->samples)))
+	if (!(r->samples = ptb_array_realloc(NULL, n, sizeof *r->samples)) ||
+	    !(r->iterations = ptb_array_realloc(NULL, n, sizeof *r->iterations)))
 		return -1;
 	json_array_foreach(s, i, e) {
 		const json_t *st = json_object_get(e, "status");
-		if (version == 1)
+		if (version == 1) {
+			r->iterations[r->nsamples] = ptb_jnum(r->json, "iterations");
 			r->samples[r->nsamples++] = json_number_value(e);
-		else if (json_is_number(json_object_get(e, "mean")) &&
-			 (!strcmp(json_string_value(st), "ok") ||
-			  !strcmp(json_string_value(st), "unstable")))
+		} else if (json_is_number(json_object_get(e, "mean")) &&
+			   (!strcmp(json_string_value(st), "ok") ||
+			    !strcmp(json_string_value(st), "unstable"))) {
+			r->iterations[r->nsamples] = ptb_jnum(e, "iterations");
 			r->samples[r->nsamples++] = ptb_jnum(e, "mean");
+		}
 	}
 	return 0;
 }
@@ -160,6 +169,7 @@ void ptb_runfile_free(struct ptb_runfile *run)
 	for (size_t i = 0; i < run->n; i++) {
 		free(run->rec[i].key);
 		free(run->rec[i].samples);
+		free(run->rec[i].iterations);
 	}
 	free(run->rec);
 	json_decref(run->index);

@@ -41,6 +41,7 @@ struct ptb_record {
 	 * spread includes run-to-run variation; ptbench/1: the per-timing
 	 * values of its one measurement, which share one state of the machine. */
 	double *samples;            /* in ns, in file order */
+	double *iterations;         /* of each sample's trial (v1: the point's); NAN unknown */
 	int nsamples;
 	bool samples_are_trials;
 	bool disturbed;             /* "disturbed": true -- the machine was not the benchmark's */
@@ -74,6 +75,11 @@ const struct ptb_record *ptb_runfile_find(const struct ptb_runfile *run, const c
 /* "bench var=value ..." with the variables in name order, so that the
  * order a writer put them in does not matter.  A malloc'd string. */
 char *ptb_point_key(const char *bench, const json_t *params);
+
+/* A variable's value as a number: NAN when it is a name, or absent.  The
+ * one way a reader takes a number out of a point's variables, so that none
+ * steps through a size of "inf" (record/validate.h bounds them). */
+double ptb_param_num(const struct ptb_record *r, const char *var);
 
 /* Field access that never fails: NAN / NULL when absent or mistyped. */
 double ptb_jnum(const json_t *obj, const char *key);

@@ -197,11 +197,61 @@ static const char *unreadable(const struct stat *st)
 	return st->st_size == 0 ? "empty file" : NULL;
 }
 
+/* The whole file, NUL-terminated, in a malloc'd buffer; NULL with errno. */
+static char *read_all(int fd, size_t hint, size_t *len)
+{
+	size_t cap = hint + 1, n = 0;
+	char *buf = malloc(cap + 1);
+	for (ssize_t got; buf; n += (size_t)got) {
+		if (n == cap) {
+			char *more = realloc(buf, 2 * cap + 1);
+			if (!more)
+				break;
+			buf = more;
+			cap *= 2;
+		}
+		if ((got = read(fd, buf + n, cap - n)) <= 0) {
+			if (got == 0) {
+				buf[n] = 0;
+				*len = n;
+				return buf;
+			}
+			if (errno == EINTR) {
+				got = 0;
+				continue;
+			}
+			break;
+		}
+	}
+	int saved = buf ? errno : ENOMEM;
+	free(buf);
+	errno = saved;
+	return NULL;
+}
+
+/* Why text that jansson refused is no JSON: where its first byte that is
+ * not UTF-8 is, when it has one (jansson's position for it is 0, which
+ * once read as an empty file), else the parser's line, column and words. */
+static void not_json(const char *path, const char *buf, size_t len, const json_error_t *je,
+		     char *err, size_t errlen)
+{
+	for (size_t i = 0, n; i < len; i += n)
+		if (!(n = buf[i] ? ptb_utf8_len(buf + i) : 0)) {
+			ptb_errf(err, errlen, "%s: not a result file: byte %zu (0x%02x) is %s", path,
+				 i + 1, (unsigned char)buf[i],
+				 buf[i] ? "not UTF-8 text" : "a NUL, not text");
+			return;
+		}
+	ptb_errf(err, errlen, "%s: not JSON (line %d, column %d: %s)", path, je->line, je->column,
+		 je->text);
+}
+
 json_t *ptb_run_load(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	json_error_t je;
-	char why[400];
+	char why[400], *text = NULL;
+	size_t len = 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		ptb_errf(err, errlen, "%s: %s", path, strerror(errno));
@@ -210,21 +260,23 @@ json_t *ptb_run_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	const char *refuse = unreadable(&st);
-	FILE *f = refuse ? NULL : fdopen(fd, "r");
-	if (!f) {
-		ptb_errf(err, errlen, "%s: %s", path, refuse ? refuse : strerror(errno));
-		close(fd);
+	if (!refuse && !(text = read_all(fd, (size_t)st.st_size, &len)))
+		refuse = strerror(errno);
+	close(fd);
+	if (refuse) {
+		ptb_errf(err, errlen, "%s: %s", path, refuse);
 		return NULL;
 	}
-	json_t *run = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
-	fclose(f);
+	json_t *run = len ? json_loadb(text, len, JSON_REJECT_DUPLICATES, &je) : NULL;
 	if (!run) {
-		if (je.position == 0)
-			ptb_errf(err, errlen, "%s: empty file", path);
+		if (len)
+			not_json(path, text, len, &je, err, errlen);
 		else
-			ptb_errf(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
+			ptb_errf(err, errlen, "%s: empty file", path);
+		free(text);
 		return NULL;
 	}
+	free(text);
 	if (ptb_run_validate(run, why, sizeof why) < 0) {
 		ptb_errf(err, errlen, "%s: %s", path, why);
 		json_decref(run);

@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ptbench.h"
@@ -231,12 +232,71 @@ static const struct field_rule {
 	{ "inputs",            K_OBJECT,  D_FINITE,   OPTIONAL },
 };
 
+/* The objects of arrays whose numbers readers turn into integers (a cache
+ * level "L%d", a PU) or step through (sizes on a log axis). */
+static const struct field_rule cache_fields[] = {
+	/* key          kind       domain      need */
+	{ "level",      K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "bytes",      K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "kib",        K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "line",       K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "ways",       K_NUMBER,  D_COUNT,    OPTIONAL },
+}, level_fields[] = {
+	/* key                 kind       domain      need */
+	{ "level",             K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "size_bytes",        K_NUMBER,  D_NONNEG,   OPTIONAL },
+	{ "latency_ns",        K_NUMBER,  D_DURATION, OPTIONAL },
+	{ "miss_penalty_ns",   K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "hwloc_size_bytes",  K_NUMBER,  D_NONNEG,   OPTIONAL },
+}, mode_fields[] = {
+	/* key          kind       domain      need */
+	{ "value",      K_NUMBER,  D_DURATION, OPTIONAL },
+	{ "trials",     K_NUMBER,  D_COUNT,    OPTIONAL },
+}, note_fields[] = {
+	/* the PUs of a matrix's points (record/matrix.c) */
+	{ "sender",     K_SCALAR,  D_COUNT,    OPTIONAL },
+	{ "receiver",   K_SCALAR,  D_COUNT,    OPTIONAL },
+};
+
 static int fields(struct check *c, const json_t *rec, const struct field_rule *f, size_t n,
 		  enum origin origin)
 {
 	for (size_t i = 0; i < n; i++)
 		if (field_in(c, rec, f[i].key, f[i].kind, f[i].domain, f[i].need, origin) < 0)
 			return -1;
+	return 0;
+}
+
+#define NRULES(r) (sizeof (r) / sizeof *(r))
+
+/* Every object of an array by the rules; other elements are left to the
+ * checks of their kind. */
+static int objects(struct check *c, const json_t *array, const char *name,
+		   const struct field_rule *f, size_t n)
+{
+	char where[sizeof c->where];
+	const json_t *e;
+	size_t i;
+	snprintf(where, sizeof where, "%s", c->where);
+	json_array_foreach(array, i, e) {
+		snprintf(c->where, sizeof c->where, "%.30s%s%.20s[%zu]", where, *where ? "." : "",
+			 name, i % 1000000000);
+		if (json_is_object(e) && fields(c, e, f, n, NO_VALUE) < 0)
+			return -1;
+	}
+	snprintf(c->where, sizeof c->where, "%s", where);
+	return 0;
+}
+
+/* Every number of an array in one domain. */
+static int numbers_in(struct check *c, const json_t *array, const char *name, enum domain d)
+{
+	const json_t *e;
+	size_t i;
+	json_array_foreach(array, i, e)
+		if (json_is_number(e) && !in_domain(json_number_value(e), d))
+			return bad(c, "%s[%zu] = %g is not %s", name, i, json_number_value(e),
+				   domain_name[d]);
 	return 0;
 }
 
@@ -291,7 +351,8 @@ static int check_measured(struct check *c, const json_t *rec, enum origin origin
 	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
 	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0)
 		return -1;
-	return members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true);
+	return members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true) < 0 ? -1
+		: fields(c, json_object_get(rec, "notes"), note_fields, NRULES(note_fields), NO_VALUE);
 }
 
 /* The evidence of a trial or a point, when it has one; a reader pools
@@ -345,6 +406,8 @@ static int check_point(struct check *c, const json_t *rec, enum origin origin)
 	    field(c, bind, "clients", K_ARRAY, OPTIONAL, NO_VALUE) < 0 ||
 	    members(c, json_object_get(bind, "clients"), "binding.clients", K_STRING, false) < 0 ||
 	    members(c, json_object_get(rec, "notes"), "notes", K_SCALAR, true) < 0 ||
+	    fields(c, json_object_get(rec, "notes"), note_fields, NRULES(note_fields), NO_VALUE) < 0 ||
+	    objects(c, json_object_get(rec, "modes"), "modes", mode_fields, NRULES(mode_fields)) < 0 ||
 	    check_disturbance(c, rec) < 0)
 		return -1;
 	json_array_foreach(json_object_get(rec, "trials"), i, t)
@@ -361,7 +424,7 @@ static int check_matrix(struct check *c, const json_t *rec)
 	const char *key;
 	size_t i;
 	if (field(c, rec, "pus", K_ARRAY, ALWAYS, NO_VALUE) < 0 ||
-	    members(c, pus, "pus", K_NUMBER, false) < 0 ||
+	    members(c, pus, "pus", K_NUMBER, false) < 0 || numbers_in(c, pus, "pus", D_COUNT) < 0 ||
 	    field(c, rec, "classes", K_OBJECT, ALWAYS, NO_VALUE) < 0 ||
 	    field(c, rec, "inputs", K_OBJECT, OPTIONAL, NO_VALUE) < 0)
 		return -1;
@@ -402,7 +465,9 @@ static int check_record(struct check *c, const json_t *rec, int version)
 	if (json_is_array(json_object_get(rec, "levels")))
 		return fields(c, rec, levels_fields, sizeof levels_fields / sizeof *levels_fields,
 			      NO_VALUE) < 0 ? -1
-			: members(c, json_object_get(rec, "levels"), "levels", K_OBJECT, false) < 0
+			: members(c, json_object_get(rec, "levels"), "levels", K_OBJECT, false) < 0 ||
+			  objects(c, json_object_get(rec, "levels"), "levels", level_fields,
+				  NRULES(level_fields)) < 0
 			? -1 : members(c, json_object_get(rec, "inputs"), "inputs", K_STRING, false);
 	if (json_object_get(rec, "matrix"))
 		return field(c, rec, "matrix", K_ARRAY, ALWAYS, NO_VALUE) < 0 ? -1
@@ -421,8 +486,14 @@ static int check_context(struct check *c, const json_t *ctx)
 	if (field(c, ctx, "host", K_STRING, ALWAYS, NO_VALUE) < 0 ||
 	    field(c, ctx, "cpu", K_OBJECT, ALWAYS, NO_VALUE) < 0)
 		return -1;
+	const json_t *topo = json_object_get(ctx, "topology");
+	if (objects(c, json_object_get(topo, "caches"), "topology.caches", cache_fields,
+		    NRULES(cache_fields)) < 0)
+		return -1;
 	snprintf(c->where, sizeof c->where, "context.cpu");
-	return field(c, json_object_get(ctx, "cpu"), "brand", K_STRING, ALWAYS, NO_VALUE);
+	return field(c, json_object_get(ctx, "cpu"), "brand", K_STRING, ALWAYS, NO_VALUE) < 0 ||
+	       objects(c, json_object_get(json_object_get(ctx, "cpu"), "caches"), "caches",
+		       cache_fields, NRULES(cache_fields)) < 0 ? -1 : 0;
 }
 
 /* The schema's version: 1 or 2, or -1 after saying why. */
@@ -466,6 +537,6 @@ int ptb_run_validate(const json_t *run, char *err, size_t errlen)
 		if (check_record(&c, rec, version) < 0)
 			return -1;
 	}
-	return version;
+	return ptb_run_bounds(run, err, errlen) < 0 ? -1 : version;
 }
 

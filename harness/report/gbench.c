@@ -118,19 +118,6 @@ static const struct {
 	{ "stddev",   stat_sd,     "sd" },
 };
 
-/* A repetition's iterations: its trial's, or the point's. */
-static double repetition_iterations(const struct ptb_record *r, size_t i)
-{
-	const json_t *trials = json_object_get(r->json, "trials"), *t;
-	size_t k, kept = 0;
-	if (!r->samples_are_trials)
-		return ptb_jnum(r->json, "iterations");
-	json_array_foreach(trials, k, t)
-		if (json_is_number(json_object_get(t, "mean")) && kept++ == i)
-			return ptb_jnum(t, "iterations");
-	return NAN;
-}
-
 /* bench/VAR:VALUE/..., whole however long: malloc'd, NULL out of memory. */
 static char *point_name(const struct ptb_record *r)
 {
@@ -159,7 +146,7 @@ static void point(json_t *out, const struct ptb_record *r, int family, int insta
 		json_t *e = entry(name, name, family, instance, "iteration", n);
 		json_object_set_new(e, "repetition_index", json_integer((json_int_t)i));
 		json_object_set_new(e, "threads", json_integer(1));
-		times(e, repetition_iterations(r, i), r->samples[i], label);
+		times(e, r->iterations[i], r->samples[i], label);
 		json_array_append_new(out, e);
 	}
 	struct ptb_stats st = { 0 };

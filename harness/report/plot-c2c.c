@@ -57,9 +57,10 @@ static void pair_classes(const struct ptb_runfile *run, const char *points, cons
 		const json_t *notes = json_object_get(p->json, "notes");
 		if (!p->bench || strcmp(p->bench, points) || !notes)
 			continue;
-		int a = index_of(os, n, (int)ptb_jnum(notes, "sender"));
-		int b = index_of(os, n, (int)ptb_jnum(notes, "receiver"));
-		int c = ptb_placement_from_name(ptb_jstr(notes, "class"));
+		int a = index_of(os, n, ptb_matrix_note_pu(notes, "sender"));
+		int b = index_of(os, n, ptb_matrix_note_pu(notes, "receiver"));
+		const char *name = ptb_jstr(notes, "class");   /* a point may lack it */
+		int c = name ? ptb_placement_from_name(name) : -1;
 		if (a < 0 || b < 0 || c < 0)
 			continue;
 		if (c < cls[a * n + b])

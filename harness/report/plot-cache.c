@@ -47,9 +47,9 @@ static int curve(const struct ptb_runfile *run, struct point **out)
 	for (size_t k = 0; k < run->n; k++) {
 		const struct ptb_record *rec = &run->rec[k];
 		const char *var = rec->has_value ? latency_var(rec) : NULL;
-		const char *size = var ? ptb_jstr(rec->params, var) : NULL;
-		if (size && strtod(size, NULL) > 0)
-			p[n++] = (struct point){ strtod(size, NULL), rec->value, rec->ci_lo, rec->ci_hi };
+		double size = var ? ptb_param_num(rec, var) : NAN;
+		if (size > 0)
+			p[n++] = (struct point){ size, rec->value, rec->ci_lo, rec->ci_hi };
 	}
 	qsort(p, (size_t)n, sizeof *p, by_size);
 	*out = p;

@@ -154,13 +154,13 @@ void ptb_plot_row_axes(FILE *gp, const struct ptb_plot_row *rows, int n, size_t 
 
 void ptb_gp_string(FILE *gp, const char *s)
 {
-	fputc('\'', gp);
+	fputc('"', gp);
 	for (; s && *s; s++)
-		if (*s == '\'')
-			fputs("''", gp);
+		if (strchr("\"'\\`@$", *s))
+			fprintf(gp, "\\%03o", (unsigned char)*s);
 		else
 			fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, gp);
-	fputc('\'', gp);
+	fputc('"', gp);
 }
 
 /* The terminals, by enum ptb_plot_term: SVG scales to its container (the

@@ -65,8 +65,11 @@ void ptb_plot_row_name(const struct ptb_plot_row *r, char *buf, size_t len);
 void ptb_plot_row_axes(FILE *gp, const struct ptb_plot_row *rows, int n, size_t nruns,
 		       double from, double to, const char *xlabel);
 
-/* s as a single-quoted gnuplot string: quotes doubled, control characters
- * as '?'. */
+/* s as a double-quoted gnuplot string in which each character gnuplot
+ * could read as more than itself -- the quotes, the backslash, the
+ * backquote of its command substitution, the @ of its macros, '$' -- is
+ * an octal escape, and a control character is '?'.  (Single quotes would
+ * not do: gnuplot reads '''a' as '' followed by 'a'.) */
 void ptb_gp_string(FILE *gp, const char *s);
 /* The script's head: what it draws, how to run it, the terminal. */
 void ptb_gp_head(FILE *gp, const struct ptb_plot_ctx *c, int width, int height,

@@ -74,7 +74,7 @@ static int collect(const struct ptb_plot_ctx *c, struct point **out)
 	for (size_t i = 0; i < c->nruns; i++)
 		for (size_t k = 0; k < c->runs[i]->n; k++) {
 			const struct ptb_record *rec = &c->runs[i]->rec[k];
-			double t = on_threads(rec) ? strtod(ptb_jstr(rec->params, THREADS), NULL) : 0;
+			double t = on_threads(rec) ? ptb_param_num(rec, THREADS) : 0;
 			if (!(t > 0))
 				continue;
 			name(rec, &p[n]);

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "record/cleanup.h"
 #include "report/plot-kinds.h"
 #include "text/text.h"
 
@@ -120,14 +121,41 @@ static void rendered_free(struct rendered *r)
 	free(r->gp);
 }
 
+/* What an existing name in the folder is when it may not be written:
+ * NULL for a regular file (or none).  A link would carry the write
+ * elsewhere, a FIFO would block it. */
+static const char *not_regular(const char *path)
+{
+	struct stat st;
+	if (lstat(path, &st) || S_ISREG(st.st_mode))
+		return NULL;
+	return S_ISLNK(st.st_mode) ? "a symbolic link" : S_ISDIR(st.st_mode) ? "a directory"
+	       : "not a regular file";
+}
+
+/* 0 when DIR/KIND.EXT may be written, else -1 with err. */
+static int writable(const char *dir, const char *kind, const char *ext, char *err, size_t errlen)
+{
+	char path[4096];
+	snprintf(path, sizeof path, "%s/%s.%s", dir, kind, ext);
+	const char *kind_of = not_regular(path);
+	if (kind_of)
+		ptb_errf(err, errlen, "%s: is %s; the plot writes only regular files", path, kind_of);
+	return kind_of ? -1 : 0;
+}
+
 static int write_file(const char *dir, const char *kind, const char *ext, const char *buf,
 		      size_t len, char *err, size_t errlen)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s/%s.%s", dir, kind, ext);
-	FILE *f = fopen(path, "w");
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC,
+		      0666);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "w");
 	bool ok = f && fwrite(buf, 1, len, f) == len;
 	int saved = errno;
+	if (!f && fd >= 0)
+		close(fd);
 	if (f && fclose(f))
 		ok = false, saved = errno;
 	if (!ok)
@@ -138,7 +166,8 @@ static int write_file(const char *dir, const char *kind, const char *ext, const 
 static int save(const char *dir, const char *kind, const struct rendered *r, char *err,
 		size_t errlen)
 {
-	if (write_file(dir, kind, "dat", r->dat, r->ndat, err, errlen) ||
+	if (writable(dir, kind, "dat", err, errlen) || writable(dir, kind, "gp", err, errlen) ||
+	    write_file(dir, kind, "dat", r->dat, r->ndat, err, errlen) ||
 	    write_file(dir, kind, "gp", r->gp, r->ngp, err, errlen))
 		return -1;
 	return 0;
@@ -228,11 +257,14 @@ static int run_gnuplot(const char *dir, const char *kind, char *err, size_t errl
 		execlp(GNUPLOT, GNUPLOT, "-d", script, (char *)NULL);
 		_exit(127);
 	}
+	ptb_cleanup_child(pid);
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR) {
+			ptb_cleanup_child(0);
 			ptb_errf(err, errlen, "gnuplot: %s", strerror(errno));
 			return -1;
 		}
+	ptb_cleanup_child(0);
 	struct stat st;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && stat(out, &st) == 0 && st.st_size > 0)
 		return 0;
@@ -260,19 +292,31 @@ static int copy_out(const char *dir, FILE *out, char *err, size_t errlen)
 	return 0;
 }
 
-static void remove_work(const char *dir, const char *kind)
+/* The files of the work folder, which a signal must not leave behind. */
+static const char *const work_files[] = { "%s/%s.dat", "%s/%s.gp", "%s/out", "%s/err" };
+#define NWORK (sizeof work_files / sizeof *work_files)
+
+/* Register the folder, then its files (cleanup.h removes them first). */
+static void track_work(const char *dir, const char *kind, int handle[NWORK + 1])
 {
-	static const char *const left[] = { "dat", "gp", NULL };
 	char path[4200];
-	for (int i = 0; left[i]; i++) {
-		snprintf(path, sizeof path, "%s/%s.%s", dir, kind, left[i]);
+	handle[0] = ptb_cleanup_add(dir, true);
+	for (size_t i = 0; i < NWORK; i++) {
+		snprintf(path, sizeof path, work_files[i], dir, kind);
+		handle[i + 1] = ptb_cleanup_add(path, false);
+	}
+}
+
+static void remove_work(const char *dir, const char *kind, const int handle[NWORK + 1])
+{
+	char path[4200];
+	for (size_t i = 0; i < NWORK; i++) {
+		snprintf(path, sizeof path, work_files[i], dir, kind);
 		unlink(path);
 	}
-	snprintf(path, sizeof path, "%s/out", dir);
-	unlink(path);
-	snprintf(path, sizeof path, "%s/err", dir);
-	unlink(path);
 	rmdir(dir);
+	for (size_t i = 0; i <= NWORK; i++)
+		ptb_cleanup_forget(handle[i]);
 }
 
 static int draw_src(const char *kind, const struct source *src, enum ptb_plot_term term,
@@ -299,9 +343,11 @@ static int draw_src(const char *kind, const struct source *src, enum ptb_plot_te
 		ptb_errf(err, errlen, "%s: %s", dir, strerror(errno));
 		return -1;
 	}
+	int handle[NWORK + 1];
+	track_work(dir, kind, handle);
 	rc = save(dir, kind, &r, err, errlen) || run_gnuplot(dir, kind, err, errlen) ||
 	     copy_out(dir, out, err, errlen) ? -1 : 0;
-	remove_work(dir, kind);
+	remove_work(dir, kind, handle);
 	rendered_free(&r);
 	return rc;
 }

@@ -338,7 +338,11 @@ static void notes_block(FILE *out, const struct notes *nt)
 
 void ptb_report_table(FILE *out, const struct ptb_runfile *run, const struct ptb_report_opts *o)
 {
-	const char *main_heads[] = { "Test", run->host ?: "value" };
+	/* The host names the value column, whose width every row takes: a
+	 * long one is cut here (the header line above gives it whole). */
+	char host[49];
+	ptb_textf(host, sizeof host, "%s", run->host ?: "value");
+	const char *main_heads[] = { "Test", host };
 	const char *logp_heads[1 + NLOGP] = { "" };
 	struct notes nt = { .verbose = o->verbose };
 	struct ptb_absent absent = { 0 };

@@ -100,32 +100,44 @@ static int machines(FILE *out, struct ptb_runfile *const *runs, int n, char (*na
 static const char *const svg_refs[] = { "id='", "id=\"", "href='#", "href=\"#", "url(#" };
 #define NREFS (sizeof svg_refs / sizeof svg_refs[0])
 
-/* The first id or reference in s, with the length of its lead, or NULL. */
-static const char *next_ref(const char *s, size_t *lead)
+/* The first svg_refs[i] in doc at or after from, or NULL.  A plain scan:
+ * strstr from each place would measure the rest of the document each time
+ * under a sanitizer, which makes the copy quadratic there. */
+static const char *find_ref(const char *doc, const char *from, size_t i)
 {
-	const char *best = NULL;
-	for (size_t i = 0; i < NREFS; i++) {
-		const char *q = s;
-		while ((q = strstr(q, svg_refs[i])) && i < 2 && q > s && !strchr(" \t\n", q[-1]))
-			q++;   /* "gid=", not an id */
-		if (q && (!best || q < best)) {
-			best = q;
-			*lead = strlen(svg_refs[i]);
-		}
-	}
-	return best;
+	const char *r = svg_refs[i];
+	size_t n = strlen(r);
+	for (const char *q = from; *q; q++)
+		if (*q == *r && !strncmp(q, r, n) &&
+		    !(i < 2 && q > doc && !strchr(" \t\n", q[-1])))   /* "gid=", not an id */
+			return q;
+	return NULL;
 }
 
 /* An SVG document from its <svg> element on (the XML declaration before
  * it has no place in a page), every id and reference to one prefixed: the
- * figures of one page each have their own gpPt0. */
-static void embed_svg(FILE *out, const char *p, const char *prefix)
+ * figures of one page each have their own gpPt0.  The next place of each
+ * kind of reference is kept and searched for again only once passed, so
+ * that a figure of many points is copied in linear time. */
+static void embed_svg(FILE *out, const char *doc, const char *prefix)
 {
-	const char *q;
-	size_t lead;
-	for (; (q = next_ref(p, &lead)); p = q + lead) {
-		fwrite(p, 1, (size_t)(q - p) + lead, out);
+	const char *next[NREFS], *p = doc;
+	for (size_t i = 0; i < NREFS; i++)
+		next[i] = find_ref(doc, p, i);
+	for (;;) {
+		size_t best = NREFS;
+		for (size_t i = 0; i < NREFS; i++)
+			if (next[i] && (best == NREFS || next[i] < next[best]))
+				best = i;
+		if (best == NREFS)
+			break;
+		const char *q = next[best] + strlen(svg_refs[best]);
+		fwrite(p, 1, (size_t)(q - p), out);
 		fprintf(out, "%s-", prefix);
+		p = q;
+		for (size_t i = 0; i < NREFS; i++)
+			if (next[i] && next[i] < p)
+				next[i] = find_ref(doc, p, i);
 	}
 	fputs(p, out);
 }

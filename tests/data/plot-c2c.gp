@@ -12,7 +12,7 @@ set cblabel 'ns, one way'
 set tics out nomirror
 unset key
 set multiplot layout 1,1
-set title 'fixture: c2c'
+set title "fixture: c2c"
 set xrange [-0.5:3.5]
 set yrange [3.5:-0.5]
 set xtics ('0' 0, '2' 1, '1' 2, '3' 3)

@@ -25,4 +25,4 @@ set label 'L3 hwloc: 32 MiB' at 3.35544e+07, graph 0.35 rotate by 90 right offse
 set xrange [2730.67:1.00663e+08]
 set xtics ('1 KiB' 1024, '4 KiB' 4096, '16 KiB' 16384, '64 KiB' 65536, '256 KiB' 262144, '1 MiB' 1.04858e+06, '4 MiB' 4.1943e+06, '16 MiB' 1.67772e+07, '64 MiB' 6.71089e+07, '256 MiB' 2.68435e+08)
 plot \
-  'cache.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 lc rgb '#0072b2' title 'fixture'
+  'cache.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 lc rgb '#0072b2' title "fixture"

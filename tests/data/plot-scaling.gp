@@ -13,7 +13,7 @@ set grid lc rgb '#dddddd'
 set key outside right top
 # solid: compact order; dashed: spread
 plot \
-  'scaling.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 1 lc rgb '#0072b2' title 'barrier impl=posix, compact', \
-  'scaling.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 2 lc rgb '#0072b2' title 'barrier impl=posix, spread', \
-  'scaling.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 1 lc rgb '#e69f00' title 'mutex.contention, compact', \
-  'scaling.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 2 lc rgb '#e69f00' title 'mutex.contention, spread'
+  'scaling.dat' index 0 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 1 lc rgb '#0072b2' title "barrier impl=posix, compact", \
+  'scaling.dat' index 1 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 2 lc rgb '#0072b2' title "barrier impl=posix, spread", \
+  'scaling.dat' index 2 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 1 lc rgb '#e69f00' title "mutex.contention, compact", \
+  'scaling.dat' index 3 using 1:2:3:4 with yerrorlines pt 7 ps 0.6 dt 2 lc rgb '#e69f00' title "mutex.contention, spread"

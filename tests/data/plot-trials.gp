@@ -19,16 +19,16 @@ set xlabel 'µs (log scale); dots: trials; stroke: the point''s figure'
 set grid xtics mxtics lc rgb '#dddddd'
 set ytics scale 0 font ',9'
 set ytics ()
-set ytics add ('Thread Create: Detached, system scope' 0)
-set ytics add ('create.join' 1)
+set ytics add ("Thread Create: Detached, system scope" 0)
+set ytics add ("create.join" 1)
 set tmargin 5
 unset xlabel
-set title 'create' font ',10'
+set title "create" font ',10'
 plot \
-  NaN with points pt 7 ps 0.4 lc rgb '#0072b2' title 'vm', \
+  NaN with points pt 7 ps 0.4 lc rgb '#0072b2' title "vm", \
   'trials.dat' index 0 using 2:1 with points pt 7 ps 0.4 lc rgb '#0072b2' notitle, \
   'trials.dat' index 1 using 2:($1-0.2000):(0):(0.4000) with vectors nohead lw 2 lc rgb '#333333' notitle, \
-  NaN with points pt 7 ps 0.4 lc rgb '#e69f00' title 'golden-host (timings of one measurement)', \
+  NaN with points pt 7 ps 0.4 lc rgb '#e69f00' title "golden-host (timings of one measurement)", \
   'trials.dat' index 2 using 2:1 with points pt 7 ps 0.4 lc rgb '#e69f00' notitle, \
   'trials.dat' index 3 using 2:($1-0.2000):(0):(0.4000) with vectors nohead lw 2 lc rgb '#333333' notitle
 
@@ -44,11 +44,11 @@ set xlabel 'µs (log scale); dots: trials; stroke: the point''s figure'
 set grid xtics mxtics lc rgb '#dddddd'
 set ytics scale 0 font ',9'
 set ytics ()
-set ytics add ('Thread Yield' 0)
+set ytics add ("Thread Yield" 0)
 unset key
 set tmargin 2
 unset xlabel
-set title 'yield' font ',10'
+set title "yield" font ',10'
 plot \
   'trials.dat' index 4 using 2:1 with points pt 7 ps 0.4 lc rgb '#0072b2' notitle, \
   'trials.dat' index 5 using 2:($1-0.2000):(0):(0.4000) with vectors nohead lw 2 lc rgb '#333333' notitle, \
@@ -67,11 +67,11 @@ set xlabel 'µs (log scale); dots: trials; stroke: the point''s figure'
 set grid xtics mxtics lc rgb '#dddddd'
 set ytics scale 0 font ',9'
 set ytics ()
-set ytics add ('Condition Signal' 0)
+set ytics add ("Condition Signal" 0)
 unset key
 set tmargin 2
 unset xlabel
-set title 'cond' font ',10'
+set title "cond" font ',10'
 plot \
   'trials.dat' index 8 using 2:1 with points pt 7 ps 0.4 lc rgb '#0072b2' notitle, \
   'trials.dat' index 9 using 2:($1-0.2000):(0):(0.4000) with vectors nohead lw 2 lc rgb '#333333' notitle, \
@@ -90,18 +90,18 @@ set xlabel 'µs (log scale); dots: trials; stroke: the point''s figure'
 set grid xtics mxtics lc rgb '#dddddd'
 set ytics scale 0 font ',9'
 set ytics ()
-set ytics add ('Mutex Ping-pong: Unbound' 0)
-set ytics add ('Mutex Ping-pong: Same CPU' 1)
-set ytics add ('Mutex Ping-pong: Different CPUs (cross_core)' 2)
-set ytics add ('Mutex lock and unlock' 3)
-set ytics add ('Mutex lock and unlock, single-threaded process' 4)
-set ytics add ('Mutex lock: at least 16 mutexes' 5)
-set ytics add ('Mutex lock: at least 1024 mutexes' 6)
-set ytics add ('Mutex unlock: at least 1024 mutexes' 7)
-set ytics add ('Mutex gap: Different CPUs (cross_core)' 8)
+set ytics add ("Mutex Ping-pong: Unbound" 0)
+set ytics add ("Mutex Ping-pong: Same CPU" 1)
+set ytics add ("Mutex Ping-pong: Different CPUs (cross_core)" 2)
+set ytics add ("Mutex lock and unlock" 3)
+set ytics add ("Mutex lock and unlock, single-threaded process" 4)
+set ytics add ("Mutex lock: at least 16 mutexes" 5)
+set ytics add ("Mutex lock: at least 1024 mutexes" 6)
+set ytics add ("Mutex unlock: at least 1024 mutexes" 7)
+set ytics add ("Mutex gap: Different CPUs (cross_core)" 8)
 unset key
 set tmargin 2
-set title 'mutex' font ',10'
+set title "mutex" font ',10'
 plot \
   'trials.dat' index 12 using 2:1 with points pt 7 ps 0.4 lc rgb '#0072b2' notitle, \
   'trials.dat' index 13 using 2:($1-0.2000):(0):(0.4000) with vectors nohead lw 2 lc rgb '#333333' notitle, \
