@@ -27,6 +27,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "record/cleanup.h"
 #include "record/target.h"
 #include "text/text.h"
 
@@ -140,6 +141,9 @@ static int lock_target(const char *path, char *err, size_t errlen)
 			ptb_errf(err, errlen, "out of memory");
 			return -1;
 		}
+		/* a signal that ends a command without handlers of its own (plot)
+		 * skips atexit: the cleanup's handler removes the lock file then */
+		ptb_cleanup_add(lock, false);
 		nheld++;
 		return 0;
 	}

@@ -4,7 +4,7 @@
 set terminal svg size 900,206 dynamic noenhanced font 'sans,11' background rgb 'white'
 set encoding utf8
 set datafile missing 'NaN'
-set title 'made on 2 CPUs: what each thread does'
+set title "made on 2 CPUs: what each thread does"
 set xlabel 'time in the simulated run (ms)'
 set xrange [0:*]
 set yrange [2.5:-0.5]

@@ -4,7 +4,7 @@
 set terminal svg size 900,420 dynamic noenhanced font 'sans,11' background rgb 'white'
 set encoding utf8
 set datafile missing 'NaN'
-set title 'made on 2 CPUs: running and ready threads'
+set title "made on 2 CPUs: running and ready threads"
 set xlabel 'time in the simulated run (ms)'
 set ylabel 'threads'
 set xrange [0:*]
