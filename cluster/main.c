@@ -7,6 +7,7 @@
 #include "config.h"
 #include "cluster/cluster.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,7 +139,7 @@ static void inject_fault(const struct ptb_cl *c)
 	if (!colon || atoi(colon + 1) != c->rank)
 		return;
 	if (!strncmp(f, "die", 3))
-		abort();
+		raise(SIGKILL);
 	if (!strncmp(f, "hang", 4))
 		for (;;)
 			pause();
