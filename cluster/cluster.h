@@ -28,6 +28,10 @@ struct ptb_cl {
 	bool check_control;       /* also run the control without the MPI step */
 	double timeout_s;         /* the longest wait on any rank */
 	const char *out;          /* -o; NULL: print only */
+	bool node_suite;          /* --suite default: also ptbench's suite per node */
+	const char *node_args;    /* --node-args: what `ptbench run` is given */
+	char node_file[4096];     /* its result file */
+	const char *node_status;  /* NULL, or why it gave no figures */
 	/* the job */
 	int rank, size, provided;
 	char host[256];
@@ -65,7 +69,13 @@ void ptb_cl_hybrid_barrier(struct ptb_cl *c);
 void ptb_cl_hybrid_check(struct ptb_cl *c);
 void ptb_cl_pingpong(struct ptb_cl *c);
 
+/* nodesuite.c: `ptbench run` on every node before MPI_Init, then its
+ * figures gathered into the document's node_rows. */
+void ptb_cl_node_suite_run(struct ptb_cl *c);
+void ptb_cl_node_suite_gather(struct ptb_cl *c);
+
 /* doc.c: the file and its table. */
+void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows);
 /* context.c: the job's context on rank 0 (NULL elsewhere), gathered
  * from every rank; ends the job when ranks disagree on the version or
  * share a host without --as-nodes. */

@@ -55,6 +55,17 @@ void ptb_cl_add(struct ptb_cl *c, json_t *rec)
 		ptb_cl_fail(c, "%s", err);
 }
 
+void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows)
+{
+	char err[512];
+	pthread_mutex_lock(&doc_lock);
+	json_object_set_new(c->doc, "node_rows", rows);
+	int rc = save_locked(c, "running", err, sizeof err);
+	pthread_mutex_unlock(&doc_lock);
+	if (rc != 0)
+		ptb_cl_fail(c, "%s", err);
+}
+
 json_t *ptb_cl_point(const char *bench, json_t *params, const char *per,
 		     const double *trials, int n)
 {
@@ -125,9 +136,57 @@ static void table_context(FILE *out, const json_t *doc)
 	fputc('\n', out);
 }
 
+/* One row per point of the per-node suite: every node's value up to 8
+ * nodes, beyond that only the spread and the outlier nodes. */
+static void table_nodes(FILE *out, const json_t *doc)
+{
+	json_t *rows = json_object_get(doc, "node_rows"), *r;
+	size_t i, nnodes = json_array_size(json_object_get(json_object_get(doc, "context"), "nodes"));
+	if (!json_is_array(rows) || json_array_size(rows) == 0)
+		return;
+	fprintf(out, "per node: %-26s %-26s %12s %12s %12s %8s  %s\n", "bench", "params", "median",
+		"p5", "p95", "spread%", nnodes <= 8 ? "per node" : "outliers (> 3 MAD)");
+	json_array_foreach(rows, i, r) {
+		char p[256], rest[1024] = "";
+		params_text(json_object_get(r, "params"), p, sizeof p);
+		const char *node;
+		json_t *v, *o;
+		size_t k;
+		if (nnodes <= 8) {
+			json_object_foreach(json_object_get(r, "per_node"), node, v) {
+				size_t u = strlen(rest);
+				if (json_is_number(json_object_get(v, "value")))
+					snprintf(rest + u, sizeof rest - u, "%s=%.1f(%s) ", node,
+						 json_number_value(json_object_get(v, "value")),
+						 str(v, "status"));
+				else
+					snprintf(rest + u, sizeof rest - u, "%s=%s ", node, str(v, "status"));
+			}
+		}
+		json_array_foreach(json_object_get(r, "outliers"), k, o) {
+			size_t u = strlen(rest);
+			snprintf(rest + u, sizeof rest - u, "%s%s", k ? "" : "outliers: ",
+				 json_string_value(o) ? json_string_value(o) : "-");
+			u = strlen(rest);
+			snprintf(rest + u, sizeof rest - u, " ");
+		}
+		if (!json_is_number(json_object_get(r, "median")))
+			fprintf(out, "          %-26s %-26s %12s %12s %12s %8s  %s\n", str(r, "bench"), p,
+				"-", "-", "-", "-", rest);
+		else
+			fprintf(out, "          %-26s %-26s %12.1f %12.1f %12.1f %8.1f  %s\n",
+				str(r, "bench"), p, json_number_value(json_object_get(r, "median")),
+				json_number_value(json_object_get(r, "p5")),
+				json_number_value(json_object_get(r, "p95")),
+				json_number_value(json_object_get(r, "spread_pct")), rest);
+	}
+	fputc('\n', out);
+}
+
 void ptb_cl_table(FILE *out, const json_t *doc)
 {
 	table_context(out, doc);
+	table_nodes(out, doc);
 	fprintf(out, "%-22s %-40s %12s %25s  %s\n", "bench", "params", "ns", "95% CI", "status");
 	size_t i;
 	json_t *r;

@@ -14,7 +14,8 @@
 #include <unistd.h>
 
 static const char usage[] =
-	"usage: mpirun -n N ptbench-mpi cluster [--threads T] [--thread-level funneled|multiple]\n"
+	"usage: mpirun -n N ptbench-mpi cluster [--suite default|hybrid] [--node-args ARGS]\n"
+	"                 [--threads T] [--thread-level funneled|multiple]\n"
 	"                 [--as-nodes] [--rounds N] [--episodes N] [--check-episodes N]\n"
 	"                 [--control] [--timeout S] [-o FILE]\n"
 	"       ptbench-mpi report FILE\n"
@@ -43,7 +44,8 @@ static int int_arg(const char *opt, const char *v, int lo, int hi)
 static void parse(struct ptb_cl *c, int argc, char **argv)
 {
 	*c = (struct ptb_cl){ .threads = 2, .level = MPI_THREAD_MULTIPLE, .rounds = 10,
-			      .episodes = 1000, .check_episodes = 300, .timeout_s = 60 };
+			      .episodes = 1000, .check_episodes = 300, .timeout_s = 60,
+			      .node_suite = true };
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--as-nodes")) { c->as_nodes = true; continue; }
@@ -63,6 +65,13 @@ static void parse(struct ptb_cl *c, int argc, char **argv)
 			c->timeout_s = int_arg(a, v, 1, 86400);
 		else if (!strcmp(a, "-o"))
 			c->out = v;
+		else if (!strcmp(a, "--node-args"))
+			c->node_args = v;
+		else if (!strcmp(a, "--suite")) {
+			if (strcmp(v, "default") && strcmp(v, "hybrid"))
+				bad("--suite wants default or hybrid, got '%s'", v);
+			c->node_suite = !strcmp(v, "default");
+		}
 		else if (!strcmp(a, "--thread-level")) {
 			if (!strcmp(v, "funneled"))
 				c->level = MPI_THREAD_FUNNELED;
@@ -165,6 +174,8 @@ int main(int argc, char **argv)
 	if (!by)
 		bad("not started by an MPI launcher: run it as mpirun -n N ptbench-mpi %s "
 		    "(or srun, or mpiexec)", argv[1]);
+	if (c.node_suite)   /* before MPI_Init: its processes must not carry MPI */
+		ptb_cl_node_suite_run(&c);
 	start_mpi(&c, &argc, &argv);
 	json_t *ctx = ptb_cl_context(&c, by);
 	if (c.rank == 0) {
@@ -175,6 +186,8 @@ int main(int argc, char **argv)
 			ptb_cl_fail(&c, "%s", err);
 	}
 	inject_fault(&c);
+	if (c.node_suite)
+		ptb_cl_node_suite_gather(&c);
 	ptb_cl_rollcall(&c, "clock synchronisation");
 	json_t *clock = ptb_cl_clock_sync(&c);
 	if (c.rank == 0)

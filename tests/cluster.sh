@@ -24,6 +24,7 @@ if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
 fi
 # shellcheck disable=SC2086
 mpi() { timeout 30 "$MPIRUN" $flags -n 2 "$PTBENCH_MPI" cluster --threads 2 "$@"; }
+hybrid() { mpi --suite hybrid "$@"; }
 j() { "$JGET" "$work/c.json" "$1"; }
 # rec BENCH STYLE FIELD: the field of the first record of BENCH with style
 rec() {
@@ -42,7 +43,7 @@ else ok "ptbench links no MPI library"; fi
 # Rank r's clock runs r x 3 ms ahead: the sync must find it, and the check
 # must still see no violation (it compares stamps on rank 0's clock).
 inject=3000000
-PTB_MPI_INJECT_OFFSET_NS=$inject mpi --as-nodes --rounds 2 --episodes 20 --control \
+PTB_MPI_INJECT_OFFSET_NS=$inject hybrid --as-nodes --rounds 2 --episodes 10 --control \
 	-o "$work/c.json" >"$work/out" 2>"$work/err"
 rc=$?
 check "a 2-rank run succeeds (exit $rc)" [ "$rc" = 0 ]
@@ -72,7 +73,7 @@ check "report prints both nodes and the cross-node rows" \
 	[ "$(grep -c '^[01] ' "$work/table")" = 2 ] && grep -q '^hybrid.barrier ' "$work/table" &&
 	grep -q '^mpi.pingpong ' "$work/table"
 
-mpi --as-nodes --thread-level funneled --rounds 1 --episodes 5 --check-episodes 5 \
+hybrid --as-nodes --thread-level funneled --rounds 1 --episodes 5 --check-episodes 5 \
 	-o "$work/c.json" >/dev/null 2>"$work/err"
 check "funneled: the multiple points are na, saying why" \
 	[ "$(rec hybrid.barrier multiple status)" = na ] && rec hybrid.barrier multiple reason | grep -q MULTIPLE
@@ -80,7 +81,7 @@ check "funneled: the multiple points are na, saying why" \
 # fault NAME: the run ends within its timeout; exit status in $rc, stderr in $work/err
 fault() {
 	start=$(date +%s)
-	PTB_MPI_FAULT=$1 mpi --as-nodes --rounds 1 --episodes 5 --timeout 2 -o "$work/f.json" \
+	PTB_MPI_FAULT=$1 hybrid --as-nodes --rounds 1 --episodes 5 --timeout 2 -o "$work/f.json" \
 		>/dev/null 2>"$work/err"
 	rc=$?; took=$(( $(date +%s) - start ))
 }
@@ -92,12 +93,31 @@ fault die:1
 check "a rank that dies: the job ends (exit $rc) in ${took}s, the rank named" \
 	[ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -qi 'rank 1[^0-9]' "$work/err"
 
+# The per-node suite: ptbench run on each node before MPI_Init, gathered.
+mpi --as-nodes --node-args "-b yield --quick" --rounds 1 --episodes 5 --check-episodes 0 \
+	-o "$work/c.json" >"$work/out" 2>"$work/err"
+rc=$?
+check "--suite default: a node row for yield with both nodes (exit $rc)" \
+	[ "$rc" = 0 ] && [ "$(j node_rows.0.bench)" = yield ] && [ "$(j node_rows.0.per_node.#)" = 2 ] &&
+	[ -n "$(j node_rows.0.per_node.rank1.status)" ]
+if [ "$(j node_rows.0.per_node.rank0.status)" = na ]; then
+	skip "node row figures: yield is na here"
+else
+	check "... with median, p5, p95 and spread" [ -n "$(j node_rows.0.median)" ] &&
+		[ -n "$(j node_rows.0.p95)" ] && [ -n "$(j node_rows.0.spread_pct)" ]
+fi
+check "... and the table shows it" grep -q '^per node: ' "$work/out"
+mpi --as-nodes --node-args "-b nosuch" -o "$work/c.json" >/dev/null 2>"$work/err"
+rc=$?
+check "a node whose suite fails: exit 2, the rank and ptbench's reason named" \
+	[ "$rc" = 2 ] && grep -q '^ptbench-mpi: rank 0 (rank0): ptbench run failed on this node: ptbench: ' "$work/err"
+
 env -u OMPI_COMM_WORLD_SIZE -u PMI_RANK -u PMIX_RANK -u SLURM_STEP_ID \
 	"$PTBENCH_MPI" cluster >/dev/null 2>"$work/err"
 rc=$?
 check "no launcher: exit 2 and one line" [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
 	grep -q 'not started by an MPI launcher' "$work/err"
-mpi --rounds 1 --episodes 5 >/dev/null 2>"$work/err"
+hybrid --rounds 1 --episodes 5 >/dev/null 2>"$work/err"
 rc=$?
 check "two ranks on one host without --as-nodes: exit 2, naming the host" \
 	[ "$rc" = 2 ] && grep -q '^ptbench-mpi: ranks 0 and 1 share host' "$work/err"
