@@ -37,6 +37,18 @@ rec() {
 	done
 }
 
+# The usage and the manual name the same options (the manual's own, on
+# .B/.BR/.BI lines; the examples' launcher options are not ptbench-mpi's).
+man=$top_srcdir/man/ptbench-mpi.1
+miss=
+for o in $("$PTBENCH_MPI" --help | grep -o -- '--[a-z-]*' | sort -u); do
+	grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$man" || miss="$miss $o"
+done
+for o in $(sed -n 's/^\.B[IR]* \(\\-\\-[a-z\\-]*\).*/\1/p' "$man" | sed 's/\\//g' | sort -u); do
+	"$PTBENCH_MPI" --help | grep -q -- "$o" || miss="$miss $o"
+done
+check "--help and man/ptbench-mpi.1 name the same options${miss:+ (not both:$miss)}" [ -z "$miss" ]
+
 if ldd "$PTBENCH" 2>/dev/null | grep -q libmpi; then not_ok "ptbench links no MPI library"
 else ok "ptbench links no MPI library"; fi
 
