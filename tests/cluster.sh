@@ -90,6 +90,11 @@ hybrid --as-nodes --thread-level funneled --rounds 1 --episodes 5 --check-episod
 check "funneled: the multiple points are na, saying why" \
 	[ "$(rec hybrid.barrier multiple status)" = na ] && rec hybrid.barrier multiple reason | grep -q MULTIPLE
 
+"$PTBENCH_MPI" report "$TESTDATA/run-golden.json" >/dev/null 2>"$work/err"
+rc=$?
+check "report of a ptbench/2 file: exit 2, one line" [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+	grep -q 'not a ptbench-cluster/1 file' "$work/err"
+
 # fault NAME: the run ends within its timeout; exit status in $rc, stderr in $work/err
 fault() {
 	start=$(date +%s)
