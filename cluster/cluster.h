@@ -23,6 +23,7 @@ struct ptb_cl {
 	int level;                /* requested MPI_THREAD_* */
 	bool as_nodes;            /* each rank is a node, even on one host */
 	int rounds;               /* trials: rounds over all points */
+	double target_pct;        /* a CI wider than +- this is unstable */
 	int episodes;             /* barrier episodes (or messages) per trial */
 	int check_episodes;       /* episodes of the correctness check per style */
 	bool check_control;       /* also run the control without the MPI step */
@@ -90,7 +91,7 @@ void ptb_cl_add(struct ptb_cl *c, json_t *rec);
 void ptb_cl_table(FILE *out, const json_t *doc);
 /* A result record of a point from its trials (ns per unit), or na. */
 json_t *ptb_cl_point(const char *bench, json_t *params, const char *per,
-		     const double *trials, int n);
+		     const double *trials, int n, double target_pct);
 json_t *ptb_cl_point_na(const char *bench, json_t *params, const char *reason);
 
 #endif

@@ -92,7 +92,8 @@ void ptb_cl_hybrid_barrier(struct ptb_cl *c)
 	double *trials[2][2];
 	for (int s = 0; s < 2; s++)
 		for (int l = 0; l < 2; l++)
-			trials[s][l] = calloc((size_t)c->rounds, sizeof(double));
+			if (!(trials[s][l] = calloc((size_t)c->rounds, sizeof(double))))
+				ptb_cl_fail(c, "rank %d (%s): out of memory", c->rank, c->host);
 	/* Rounds outermost: a trial of each point in every round, so that a
 	 * slow stretch of the job falls a little on every point. */
 	for (int r = 0; r < c->rounds; r++)
@@ -116,7 +117,7 @@ void ptb_cl_hybrid_barrier(struct ptb_cl *c)
 				json_t *p = params(s, l, c->threads);
 				ptb_cl_add(c, why ? ptb_cl_point_na("hybrid.barrier", p, why)
 					       : ptb_cl_point("hybrid.barrier", p, "episode",
-							      trials[s][l], c->rounds));
+							      trials[s][l], c->rounds, c->target_pct));
 			}
 			free(trials[s][l]);
 		}

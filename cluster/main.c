@@ -17,7 +17,7 @@ static const char usage[] =
 	"usage: mpirun -n N ptbench-mpi cluster [--suite default|hybrid] [--node-args ARGS]\n"
 	"                 [--threads T] [--thread-level funneled|multiple]\n"
 	"                 [--as-nodes] [--rounds N] [--episodes N] [--check-episodes N]\n"
-	"                 [--control] [--timeout S] [-o FILE]\n"
+	"                 [--control] [--target PCT] [--timeout S] [-o FILE]\n"
 	"       ptbench-mpi report FILE\n"
 	"       ptbench-mpi --help | --version\n";
 
@@ -45,7 +45,7 @@ static void parse(struct ptb_cl *c, int argc, char **argv)
 {
 	*c = (struct ptb_cl){ .threads = 2, .level = MPI_THREAD_MULTIPLE, .rounds = 10,
 			      .episodes = 1000, .check_episodes = 300, .timeout_s = 60,
-			      .node_suite = true };
+			      .node_suite = true, .target_pct = 2 };
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--as-nodes")) { c->as_nodes = true; continue; }
@@ -61,6 +61,8 @@ static void parse(struct ptb_cl *c, int argc, char **argv)
 			c->episodes = int_arg(a, v, 1, 10000000);
 		else if (!strcmp(a, "--check-episodes"))
 			c->check_episodes = int_arg(a, v, 0, 1000000);
+		else if (!strcmp(a, "--target"))
+			c->target_pct = int_arg(a, v, 1, 100);
 		else if (!strcmp(a, "--timeout"))
 			c->timeout_s = int_arg(a, v, 1, 86400);
 		else if (!strcmp(a, "-o"))
@@ -140,6 +142,28 @@ static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
 	ptb_cl_watch_start(c);
 }
 
+/* The launcher's rank 0 (which will write -o) makes sure, before the
+ * per-node suite spends minutes, that it can create a file beside FILE. */
+static void check_output(const char *out)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+					    "PMIX_RANK" };
+	const char *rank = NULL;
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !rank; i++)
+		rank = getenv(vars[i]);
+	if (!out || (rank && strcmp(rank, "0") != 0))
+		return;
+	char probe[4096];
+	const char *slash = strrchr(out, '/');
+	snprintf(probe, sizeof probe, "%.*s.ptbench-mpi-XXXXXX", slash ? (int)(slash - out + 1) : 0,
+		 out);
+	int fd = mkstemp(probe);
+	if (fd < 0)
+		bad("%s: cannot write there", out);
+	close(fd);
+	unlink(probe);
+}
+
 /* PTB_MPI_FAULT=die:R or hang:R: rank R dies or stops answering (tests). */
 static void inject_fault(const struct ptb_cl *c)
 {
@@ -174,6 +198,7 @@ int main(int argc, char **argv)
 	if (!by)
 		bad("not started by an MPI launcher: run it as mpirun -n N ptbench-mpi %s "
 		    "(or srun, or mpiexec)", argv[1]);
+	check_output(c.out);
 	if (c.node_suite)   /* before MPI_Init: its processes must not carry MPI */
 		ptb_cl_node_suite_run(&c);
 	start_mpi(&c, &argc, &argv);

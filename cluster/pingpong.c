@@ -91,7 +91,8 @@ void ptb_cl_pingpong(struct ptb_cl *c)
 				const char *why = pp_na(c, m, pairs);
 				ptb_cl_add(c, why ? ptb_cl_point_na("mpi.pingpong", par, why)
 					: ptb_cl_point("mpi.pingpong", par, "message",
-						       trials + (m * T + pairs - 1) * c->rounds, c->rounds));
+						       trials + (m * T + pairs - 1) * c->rounds, c->rounds,
+						       c->target_pct));
 			}
 	free(trials);
 }
