@@ -143,8 +143,10 @@ static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
 }
 
 /* The launcher's rank 0 (which will write -o) makes sure, before the
- * per-node suite spends minutes, that it can create a file beside FILE. */
-static void check_output(const char *out)
+ * per-node suite spends minutes, that it can create a file beside FILE.
+ * It says so only after MPI_Init, through MPI_Abort: a process that ends
+ * before MPI_Init leaves some launchers (MPICH's Hydra) waiting for ever. */
+static bool output_writable(const char *out)
 {
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
 					    "PMIX_RANK" };
@@ -152,16 +154,17 @@ static void check_output(const char *out)
 	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !rank; i++)
 		rank = getenv(vars[i]);
 	if (!out || (rank && strcmp(rank, "0") != 0))
-		return;
+		return true;
 	char probe[4096];
 	const char *slash = strrchr(out, '/');
 	snprintf(probe, sizeof probe, "%.*s.ptbench-mpi-XXXXXX", slash ? (int)(slash - out + 1) : 0,
 		 out);
 	int fd = mkstemp(probe);
 	if (fd < 0)
-		bad("%s: cannot write there", out);
+		return false;
 	close(fd);
 	unlink(probe);
+	return true;
 }
 
 /* PTB_MPI_FAULT=die:R or hang:R: rank R dies or stops answering (tests). */
@@ -198,10 +201,12 @@ int main(int argc, char **argv)
 	if (!by)
 		bad("not started by an MPI launcher: run it as mpirun -n N ptbench-mpi %s "
 		    "(or srun, or mpiexec)", argv[1]);
-	check_output(c.out);
-	if (c.node_suite)   /* before MPI_Init: its processes must not carry MPI */
+	bool writable = output_writable(c.out);
+	if (c.node_suite && writable)   /* before MPI_Init: its processes must not carry MPI */
 		ptb_cl_node_suite_run(&c);
 	start_mpi(&c, &argc, &argv);
+	if (!writable)
+		ptb_cl_fail(&c, "%s: cannot write there", c.out);
 	json_t *ctx = ptb_cl_context(&c, by);
 	if (c.rank == 0) {
 		c.doc = json_pack("{s:s,s:s,s:s,s:o,s:[]}", "schema", PTB_CL_SCHEMA, "version",
