@@ -96,7 +96,7 @@ hybrid --as-nodes --thread-level funneled --rounds 1 --episodes 5 --check-episod
 check "funneled: the multiple points are na, saying why" \
 	[ "$(rec hybrid.barrier multiple status)" = na ] && rec hybrid.barrier multiple reason | grep -q MULTIPLE
 
-mpi --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
+hybrid --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
 rc=$?
 check "an output it cannot write: exit 2 before measuring, one line" [ "$rc" = 2 ] &&
 	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && grep -q 'cannot write there' "$work/err"
