@@ -23,7 +23,7 @@ allowed() {   # allowed FOLDER -> the folders it may include
 
 # Every quoted include of every source file, as "file folder-it-names".
 bad=""
-for f in harness/*.h harness/*/*.[ch] bench/*.[ch] platform/*.[ch] trace/*.[ch] profile/*.[ch]; do
+for f in harness/*.h harness/*/*.[ch] bench/*.[ch] platform/*.[ch] trace/*.[ch] profile/*.[ch] cluster/*.[ch]; do
 	case $f in
 	harness/*/*) folder=${f#harness/}; folder=${folder%%/*} ;;
 	harness/*)   folder=contract ;;
@@ -60,7 +60,7 @@ else
 	skip "bench/ calls only the contract: no objects or no nm"
 fi
 
-long=$(wc -l harness/*.h harness/*/*.[ch] bench/*.[ch] platform/*.[ch] trace/*.[ch] profile/*.[ch] |
+long=$(wc -l harness/*.h harness/*/*.[ch] bench/*.[ch] platform/*.[ch] trace/*.[ch] profile/*.[ch] cluster/*.[ch] |
 	awk '$2 != "total" && $1 > 500 { printf " %s(%d)", $2, $1 }')
 check "no source file is over 500 lines${long:+:$long}" test -z "$long"
 

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptbench-mpi: the cluster front end (docs/design.md section "Cluster
+ * mode").  The only part of ptbench that includes <mpi.h>; the ptbench
+ * program itself never links the MPI library.  Shared state of one rank.
+ */
+#ifndef PTB_CLUSTER_H
+#define PTB_CLUSTER_H
+
+#include <mpi.h>
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+
+#define PTB_CL_SCHEMA "ptbench-cluster/1"
+#define PTB_CL_MAX_THREADS 64
+
+struct ptb_cl {
+	/* options */
+	int threads;              /* threads per rank */
+	int level;                /* requested MPI_THREAD_* */
+	bool as_nodes;            /* each rank is a node, even on one host */
+	int rounds;               /* trials: rounds over all points */
+	double target_pct;        /* a CI wider than +- this is unstable */
+	int episodes;             /* barrier episodes (or messages) per trial */
+	int check_episodes;       /* episodes of the correctness check per style */
+	bool check_control;       /* also run the control without the MPI step */
+	double timeout_s;         /* the longest wait on any rank */
+	const char *out;          /* -o; NULL: print only */
+	bool node_suite;          /* --suite default: also ptbench's suite per node */
+	const char *node_args;    /* --node-args: what `ptbench run` is given */
+	char node_file[4096];     /* its result file */
+	const char *node_status;  /* NULL, or why it gave no figures */
+	/* the job */
+	int rank, size, provided;
+	char host[256];
+	/* the clocks: offset of this rank's clock to rank 0's, in ns */
+	int64_t offset_ns, width_ns;
+	int64_t inject_ns;        /* a test offset added to this rank's clock */
+	MPI_Comm comms[PTB_CL_MAX_THREADS];  /* one duplicate of world per thread */
+	/* rank 0: the document being filled */
+	json_t *doc;
+};
+
+/* The clock every rank stamps with: CLOCK_MONOTONIC in ns, plus the
+ * injected test offset. */
+int64_t ptb_cl_now(const struct ptb_cl *c);
+
+/* watch.c: a watchdog thread ends a rank that waits longer than the
+ * timeout on any collective, after one line naming the phase; and a roll
+ * call in which rank 0 names every rank that does not answer. */
+void ptb_cl_watch_start(struct ptb_cl *c);
+void ptb_cl_watch_arm(const char *phase);
+void ptb_cl_watch_disarm(void);
+/* Exit 2 on every rank when some rank is missing, naming it. */
+void ptb_cl_rollcall(struct ptb_cl *c, const char *phase);
+/* One line on stderr, the document kept as incomplete (rank 0), exit 2. */
+void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3), noreturn));
+
+/* clocksync.c: SKaMPI's offsets; fills offset_ns, width_ns on every rank
+ * and the context.clock object on rank 0. */
+json_t *ptb_cl_clock_sync(struct ptb_cl *c);
+
+/* The benchmarks (hybrid.c, pingpong.c): every rank measures, rank 0
+ * adds the result records to the document. */
+void ptb_cl_hybrid_barrier(struct ptb_cl *c);
+void ptb_cl_hybrid_check(struct ptb_cl *c);
+void ptb_cl_pingpong(struct ptb_cl *c);
+
+/* nodesuite.c: `ptbench run` on every node before MPI_Init, then its
+ * figures gathered into the document's node_rows. */
+void ptb_cl_node_suite_run(struct ptb_cl *c);
+void ptb_cl_node_suite_gather(struct ptb_cl *c);
+
+/* doc.c: the file and its table. */
+void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows);
+/* context.c: the job's context on rank 0 (NULL elsewhere), gathered
+ * from every rank; ends the job when ranks disagree on the version or
+ * share a host without --as-nodes. */
+json_t *ptb_cl_context(struct ptb_cl *c, const char *launcher);
+/* Rewrite the file with this status: 0, or -1 with err. */
+int ptb_cl_write(struct ptb_cl *c, const char *status, char *err, size_t errlen);
+/* The same, best effort and never waiting (the failure path). */
+void ptb_cl_save(struct ptb_cl *c, const char *status);
+/* Append a record to results and rewrite the file, under the lock the
+ * watchdog takes to keep the finished records of a failed job. */
+void ptb_cl_add(struct ptb_cl *c, json_t *rec);
+void ptb_cl_table(FILE *out, const json_t *doc);
+/* A result record of a point from its trials (ns per unit), or na. */
+json_t *ptb_cl_point(const char *bench, json_t *params, const char *per,
+		     const double *trials, int n, double target_pct);
+json_t *ptb_cl_point_na(const char *bench, json_t *params, const char *reason);
+
+#endif

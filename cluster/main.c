@@ -1,0 +1,241 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ptbench-mpi: `cluster` measures across the ranks of an MPI job and
+ * writes a ptbench-cluster/1 file; `report FILE` prints a stored one
+ * (without starting MPI).  Bad input: one line, exit 2, before MPI_Init.
+ */
+#include "config.h"
+#include "cluster/cluster.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char usage[] =
+	"usage: mpirun -n N ptbench-mpi cluster [--suite default|hybrid] [--node-args ARGS]\n"
+	"                 [--threads T] [--thread-level funneled|multiple]\n"
+	"                 [--as-nodes] [--rounds N] [--episodes N] [--check-episodes N]\n"
+	"                 [--control] [--target PCT] [--timeout S] [-o FILE]\n"
+	"       ptbench-mpi report FILE\n"
+	"       ptbench-mpi --help | --version\n";
+
+static void bad(const char *fmt, const char *arg)
+{
+	fputs("ptbench-mpi: ", stderr);
+	fprintf(stderr, fmt, arg);
+	fputc('\n', stderr);
+	exit(2);
+}
+
+static int int_arg(const char *opt, const char *v, int lo, int hi)
+{
+	char *end;
+	long x = v ? strtol(v, &end, 10) : 0;
+	if (!v || !*v || *end || x < lo || x > hi) {
+		fprintf(stderr, "ptbench-mpi: %s wants an integer from %d to %d, got '%s'\n", opt,
+			lo, hi, v ? v : "");
+		exit(2);
+	}
+	return (int)x;
+}
+
+static void parse(struct ptb_cl *c, int argc, char **argv)
+{
+	*c = (struct ptb_cl){ .threads = 2, .level = MPI_THREAD_MULTIPLE, .rounds = 10,
+			      .episodes = 1000, .check_episodes = 300, .timeout_s = 60,
+			      .node_suite = true, .target_pct = 2 };
+	for (int i = 2; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		if (!strcmp(a, "--as-nodes")) { c->as_nodes = true; continue; }
+		if (!strcmp(a, "--control")) { c->check_control = true; continue; }
+		if (!v)
+			bad("unknown option or missing value: '%s'", a);
+		i++;
+		if (!strcmp(a, "--threads"))
+			c->threads = int_arg(a, v, 1, PTB_CL_MAX_THREADS);
+		else if (!strcmp(a, "--rounds"))
+			c->rounds = int_arg(a, v, 1, 1000);
+		else if (!strcmp(a, "--episodes"))
+			c->episodes = int_arg(a, v, 1, 10000000);
+		else if (!strcmp(a, "--check-episodes"))
+			c->check_episodes = int_arg(a, v, 0, 1000000);
+		else if (!strcmp(a, "--target"))
+			c->target_pct = int_arg(a, v, 1, 100);
+		else if (!strcmp(a, "--timeout"))
+			c->timeout_s = int_arg(a, v, 1, 86400);
+		else if (!strcmp(a, "-o"))
+			c->out = v;
+		else if (!strcmp(a, "--node-args"))
+			c->node_args = v;
+		else if (!strcmp(a, "--suite")) {
+			if (strcmp(v, "default") && strcmp(v, "hybrid"))
+				bad("--suite wants default or hybrid, got '%s'", v);
+			c->node_suite = !strcmp(v, "default");
+		}
+		else if (!strcmp(a, "--thread-level")) {
+			if (!strcmp(v, "funneled"))
+				c->level = MPI_THREAD_FUNNELED;
+			else if (!strcmp(v, "multiple"))
+				c->level = MPI_THREAD_MULTIPLE;
+			else
+				bad("--thread-level wants funneled or multiple, got '%s'", v);
+		} else
+			bad("unknown option: '%s'", a);
+	}
+}
+
+/* The launcher, from what each leaves in its processes' environment;
+ * NULL when none started this process. */
+static const char *launcher(void)
+{
+	static const struct { const char *var, *name; } known[] = {
+		{ "OMPI_COMM_WORLD_SIZE", "mpirun (Open MPI)" },
+		{ "SLURM_STEP_ID", "srun (Slurm)" },
+		{ "PMI_RANK", "mpiexec (Hydra)" },
+		{ "PMIX_RANK", "a PMIx launcher" },
+	};
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (getenv(known[i].var))
+			return known[i].name;
+	return NULL;
+}
+
+static int report(int argc, char **argv)
+{
+	json_error_t e;
+	if (argc != 3)
+		bad("report wants one FILE%s", "");
+	json_t *doc = json_load_file(argv[2], 0, &e);
+	if (!doc) {
+		fprintf(stderr, "ptbench-mpi: %s: %s\n", argv[2], e.text);
+		exit(2);
+	}
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema || strcmp(schema, PTB_CL_SCHEMA) != 0 ||
+	    !json_is_array(json_object_get(doc, "results")) ||
+	    !json_is_object(json_object_get(doc, "context")))
+		bad("%s: not a " PTB_CL_SCHEMA " file", argv[2]);
+	ptb_cl_table(stdout, doc);
+	json_decref(doc);
+	return 0;
+}
+
+static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
+{
+	MPI_Init_thread(argc, argv, c->level, &c->provided);
+	MPI_Comm_rank(MPI_COMM_WORLD, &c->rank);
+	MPI_Comm_size(MPI_COMM_WORLD, &c->size);
+	if (gethostname(c->host, sizeof c->host - 1) != 0)
+		strcpy(c->host, "?");
+	const char *inject = getenv("PTB_MPI_INJECT_OFFSET_NS");   /* tests */
+	if (inject)
+		c->inject_ns = strtoll(inject, NULL, 10) * c->rank;
+	if (c->provided < MPI_THREAD_FUNNELED)
+		ptb_cl_fail(c, "rank %d (%s): the MPI library gives only MPI_THREAD_SINGLE; "
+			    "threads need at least FUNNELED", c->rank, c->host);
+	if (c->size < 2)
+		ptb_cl_fail(c, "cluster needs at least 2 ranks, this job has %d", c->size);
+	for (int i = 0; i < c->threads; i++)
+		MPI_Comm_dup(MPI_COMM_WORLD, &c->comms[i]);
+	ptb_cl_watch_start(c);
+}
+
+/* The launcher's rank 0 (which will write -o) makes sure, before the
+ * per-node suite spends minutes, that it can create a file beside FILE.
+ * It says so only after MPI_Init, through MPI_Abort: a process that ends
+ * before MPI_Init leaves some launchers (MPICH's Hydra) waiting for ever. */
+static bool output_writable(const char *out)
+{
+	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
+					    "PMIX_RANK" };
+	const char *rank = NULL;
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !rank; i++)
+		rank = getenv(vars[i]);
+	if (!out || (rank && strcmp(rank, "0") != 0))
+		return true;
+	char probe[4096];
+	const char *slash = strrchr(out, '/');
+	snprintf(probe, sizeof probe, "%.*s.ptbench-mpi-XXXXXX", slash ? (int)(slash - out + 1) : 0,
+		 out);
+	int fd = mkstemp(probe);
+	if (fd < 0)
+		return false;
+	close(fd);
+	unlink(probe);
+	return true;
+}
+
+/* PTB_MPI_FAULT=die:R or hang:R: rank R dies or stops answering (tests). */
+static void inject_fault(const struct ptb_cl *c)
+{
+	const char *f = getenv("PTB_MPI_FAULT");
+	const char *colon = f ? strchr(f, ':') : NULL;
+	if (!colon || atoi(colon + 1) != c->rank)
+		return;
+	if (!strncmp(f, "die", 3))
+		raise(SIGKILL);
+	if (!strncmp(f, "hang", 4))
+		for (;;)
+			pause();
+}
+
+int main(int argc, char **argv)
+{
+	struct ptb_cl c;
+	if (argc < 2 || !strcmp(argv[1], "--help")) {
+		fputs(usage, argc < 2 ? stderr : stdout);
+		return argc < 2 ? 2 : 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("ptbench-mpi %s\n", PACKAGE_VERSION);
+		return 0;
+	}
+	if (!strcmp(argv[1], "report"))
+		return report(argc, argv);
+	if (strcmp(argv[1], "cluster") != 0)
+		bad("unknown command '%s' (cluster, report)", argv[1]);
+	parse(&c, argc, argv);
+	const char *by = launcher();
+	if (!by)
+		bad("not started by an MPI launcher: run it as mpirun -n N ptbench-mpi %s "
+		    "(or srun, or mpiexec)", argv[1]);
+	bool writable = output_writable(c.out);
+	if (c.node_suite && writable)   /* before MPI_Init: its processes must not carry MPI */
+		ptb_cl_node_suite_run(&c);
+	start_mpi(&c, &argc, &argv);
+	if (!writable)
+		ptb_cl_fail(&c, "%s: cannot write there", c.out);
+	json_t *ctx = ptb_cl_context(&c, by);
+	if (c.rank == 0) {
+		c.doc = json_pack("{s:s,s:s,s:s,s:o,s:[]}", "schema", PTB_CL_SCHEMA, "version",
+				  PACKAGE_VERSION, "status", "running", "context", ctx, "results");
+		char err[512];
+		if (ptb_cl_write(&c, "running", err, sizeof err) != 0)
+			ptb_cl_fail(&c, "%s", err);
+	}
+	inject_fault(&c);
+	if (c.node_suite)
+		ptb_cl_node_suite_gather(&c);
+	ptb_cl_rollcall(&c, "clock synchronisation");
+	json_t *clock = ptb_cl_clock_sync(&c);
+	if (c.rank == 0)
+		json_object_set_new(json_object_get(c.doc, "context"), "clock", clock);
+	if (c.check_episodes > 0)
+		ptb_cl_hybrid_check(&c);
+	ptb_cl_hybrid_barrier(&c);
+	ptb_cl_pingpong(&c);
+	ptb_cl_rollcall(&c, "the end");
+	if (c.rank == 0) {
+		char err[512];
+		if (ptb_cl_write(&c, "complete", err, sizeof err) != 0)
+			ptb_cl_fail(&c, "%s", err);
+		ptb_cl_table(stdout, c.doc);
+	}
+	ptb_cl_watch_arm("MPI_Finalize");
+	for (int i = 0; i < c.threads; i++)
+		MPI_Comm_free(&c.comms[i]);
+	MPI_Finalize();
+	return 0;
+}

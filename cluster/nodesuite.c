@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --suite default: each node measures ptbench's own suite, as ptbench
+ * does on one machine, in processes that never touch MPI: the rank runs
+ * `ptbench run` to its end before MPI_Init (which starts threads of its
+ * own and clears glibc's single-threaded flag), and only afterwards joins
+ * the job.  Rank 0 gathers every node's figures -- never its samples --
+ * into node_rows: per point the value on each node, their median, p5, p95
+ * and spread, and the nodes more than 3 MAD from the median.
+ */
+#include "config.h"
+#include "cluster/cluster.h"
+#include "stats/stats.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+/* The ptbench beside this program (the build tree), else the installed one. */
+static void ptbench_path(char *buf, size_t len)
+{
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+	if (n > 0) {
+		self[n] = 0;
+		char *slash = strrchr(self, '/');
+		if (slash) {
+			*slash = 0;
+			snprintf(buf, len, "%s/ptbench", self);
+			if (access(buf, X_OK) == 0)
+				return;
+		}
+	}
+	snprintf(buf, len, "%s/ptbench", PTB_BINDIR);
+}
+
+void ptb_cl_node_suite_run(struct ptb_cl *c)
+{
+	char prog[PATH_MAX + 16], *argv[72];
+	int argc = 0;
+	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	snprintf(c->node_file, sizeof c->node_file, "%s/ptbench-node-XXXXXX", tmp);
+	int fd = mkstemp(c->node_file);
+	if (fd < 0) {
+		c->node_status = "cannot create a temporary file";
+		return;
+	}
+	close(fd);
+	ptbench_path(prog, sizeof prog);
+	argv[argc++] = prog;
+	argv[argc++] = "run";
+	char *args = c->node_args ? strdup(c->node_args) : NULL;
+	for (char *save, *w = args ? strtok_r(args, " ", &save) : NULL; w && argc < 64;
+	     w = strtok_r(NULL, " ", &save))
+		argv[argc++] = w;
+	argv[argc++] = "--format";
+	argv[argc++] = "json";
+	argv[argc++] = "-o";
+	argv[argc++] = c->node_file;
+	argv[argc] = NULL;
+	/* Its stderr is kept, so that a failure is told in ptbench's words. */
+	char errpath[4096 + 8];
+	snprintf(errpath, sizeof errpath, "%s.err", c->node_file);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int null = open("/dev/null", O_WRONLY);
+		int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(null, 1);
+		dup2(err >= 0 ? err : null, 2);
+		execv(prog, argv);
+		fprintf(stderr, "cannot run %s\n", prog);
+		_exit(127);
+	}
+	int st = 0;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		static char why[600];
+		char line[512] = "";
+		FILE *f = fopen(errpath, "r");
+		if (!f || !fgets(line, sizeof line, f))
+			snprintf(line, sizeof line, "no message");
+		if (f)
+			fclose(f);
+		line[strcspn(line, "\n")] = 0;
+		snprintf(why, sizeof why, "ptbench run failed on this node: %s", line);
+		c->node_status = why;
+	}
+	unlink(errpath);
+	free(args);
+}
+
+/* This rank's figures as compact JSON text (malloc'd). */
+static char *node_figures(struct ptb_cl *c)
+{
+	json_t *out = json_array();
+	json_t *run = c->node_status ? NULL : json_load_file(c->node_file, 0, NULL);
+	size_t i;
+	json_t *r;
+	json_array_foreach(json_object_get(run, "results"), i, r)
+		json_array_append_new(out, json_pack("{s:O,s:O,s:O,s:O,s:O?}", "bench",
+			json_object_get(r, "bench"), "params", json_object_get(r, "params"),
+			"status", json_object_get(r, "status"), "value",
+			json_object_get(r, "value") ? json_object_get(r, "value") : json_null(),
+			"ci95", json_object_get(r, "ci95")));
+	json_decref(run);
+	unlink(c->node_file);
+	char *s = json_dumps(json_pack("{s:s?,s:o}", "failed", c->node_status, "rows", out),
+			     JSON_COMPACT | JSON_SORT_KEYS);
+	return s;
+}
+
+static double quantile(const double *sorted, int n, double q)
+{
+	double pos = q * (n - 1);
+	int lo = (int)floor(pos);
+	return lo + 1 < n ? sorted[lo] + (pos - lo) * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
+}
+
+/* median, p5, p95, spread (p95 - p5 in % of the median) and the nodes
+ * more than 3 MAD from the median, over the nodes that gave a value. */
+static void summarise(json_t *row)
+{
+	json_t *per = json_object_get(row, "per_node"), *v, *outliers = json_array();
+	const char *node;
+	double x[4096], dev[4096];
+	int n = 0;
+	json_object_foreach(per, node, v)
+		if (n < 4096 && json_is_number(json_object_get(v, "value")))
+			x[n++] = json_number_value(json_object_get(v, "value"));
+	if (n == 0) {
+		json_decref(outliers);
+		return;
+	}
+	ptb_sort_doubles(x, n);
+	double med = quantile(x, n, 0.5);
+	for (int i = 0; i < n; i++)
+		dev[i] = fabs(x[i] - med);
+	ptb_sort_doubles(dev, n);
+	double mad = quantile(dev, n, 0.5);
+	json_object_foreach(per, node, v) {
+		json_t *val = json_object_get(v, "value");
+		if (json_is_number(val) && mad > 0 && fabs(json_number_value(val) - med) > 3 * mad)
+			json_array_append_new(outliers, json_string(node));
+	}
+	json_object_set_new(row, "median", json_real(med));
+	json_object_set_new(row, "p5", json_real(quantile(x, n, 0.05)));
+	json_object_set_new(row, "p95", json_real(quantile(x, n, 0.95)));
+	json_object_set_new(row, "spread_pct", json_real(med > 0 ? 100 * (quantile(x, n, 0.95) -
+		quantile(x, n, 0.05)) / med : 0));
+	json_object_set_new(row, "outliers", outliers);
+}
+
+static void merge(struct ptb_cl *c, json_t *rows, json_t *index, const char *node, json_t *figs)
+{
+	size_t i;
+	json_t *f;
+	json_array_foreach(figs, i, f) {
+		char *key = json_dumps(json_pack("[O,O]", json_object_get(f, "bench"),
+			json_object_get(f, "params")), JSON_COMPACT | JSON_SORT_KEYS);
+		json_t *row = json_object_get(index, key);
+		if (!row) {
+			row = json_pack("{s:O,s:O,s:{}}", "bench", json_object_get(f, "bench"),
+					"params", json_object_get(f, "params"), "per_node");
+			json_array_append_new(rows, row);
+			json_object_set(index, key, row);
+		}
+		free(key);
+		json_object_set_new(json_object_get(row, "per_node"), node, json_pack("{s:O,s:O,s:O?}",
+			"value", json_object_get(f, "value"), "status", json_object_get(f, "status"),
+			"ci95", json_object_get(f, "ci95")));
+	}
+}
+
+void ptb_cl_node_suite_gather(struct ptb_cl *c)
+{
+	char *mine = node_figures(c);
+	int len = (int)strlen(mine) + 1, *lens = NULL, *displs = NULL;
+	char *all = NULL;
+	if (c->rank == 0) {
+		lens = calloc((size_t)c->size, sizeof *lens);
+		displs = calloc((size_t)c->size, sizeof *displs);
+	}
+	ptb_cl_watch_arm("gathering the nodes' figures");
+	MPI_Gather(&len, 1, MPI_INT, lens, 1, MPI_INT, 0, MPI_COMM_WORLD);
+	size_t total = 0;
+	for (int r = 0; c->rank == 0 && r < c->size; r++) {
+		displs[r] = (int)total;
+		total += (size_t)lens[r];
+	}
+	if (c->rank == 0 && !(all = malloc(total)))
+		ptb_cl_fail(c, "out of memory");
+	MPI_Gatherv(mine, len, MPI_CHAR, all, lens, displs, MPI_CHAR, 0, MPI_COMM_WORLD);
+	ptb_cl_watch_disarm();
+	free(mine);
+	if (c->rank != 0)
+		return;
+	json_t *rows = json_array(), *index = json_object(), *nodes =
+		json_object_get(json_object_get(c->doc, "context"), "nodes");
+	for (int r = 0; r < c->size; r++) {
+		json_t *got = json_loads(all + displs[r], 0, NULL);
+		json_t *node = json_array_get(nodes, (size_t)r);
+		char name[96];
+		if (c->as_nodes)
+			snprintf(name, sizeof name, "rank%d", r);
+		else
+			snprintf(name, sizeof name, "%s", json_string_value(json_object_get(node, "host")));
+		const char *failed = json_string_value(json_object_get(got, "failed"));
+		if (!got || failed)
+			ptb_cl_fail(c, "rank %d (%s): %s", r, name, failed ? failed : "no figures");
+		merge(c, rows, index, name, json_object_get(got, "rows"));
+		json_decref(got);
+	}
+	size_t i;
+	json_t *row;
+	json_array_foreach(rows, i, row)
+		summarise(row);
+	json_decref(index);
+	ptb_cl_set_node_rows(c, rows);
+	free(all);
+	free(lens);
+	free(displs);
+}

@@ -1,0 +1,152 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# ptbench-mpi on 2 ranks x 2 threads, oversubscribed on this one host with
+# --as-nodes: the file's context and clocks (an injected offset found
+# within the sync's bound), the hybrid barrier's correctness check (no
+# thread leaves before every thread of every rank entered; the control
+# without the MPI step must be caught), the cross-node rows and their
+# table, and the faults (a rank that hangs or dies, no launcher, ranks
+# sharing a host): one line naming the rank, exit 2, no hang.
+# Mechanisms only, never speed (the 120 s limit only guards against a
+# hang).  Skips where MPI or a launcher is missing.
+. "$top_srcdir/tests/tap.sh"
+
+[ -x "$PTBENCH_MPI" ] || skip_all "ptbench-mpi not built (configure found no MPI)"
+[ -n "$MPIRUN" ] && [ -x "$MPIRUN" ] || skip_all "no MPI launcher (mpirun, mpiexec)"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# Open MPI refuses root (CI) unless told twice; MPICH ignores these.
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+flags=
+if "$MPIRUN" --version 2>&1 | grep -q "Open MPI"; then
+	flags="--oversubscribe --bind-to none"
+	export OMPI_MCA_mpi_yield_when_idle=1
+fi
+# shellcheck disable=SC2086
+mpi() { timeout 120 "$MPIRUN" $flags -n 2 "$PTBENCH_MPI" cluster --threads 2 "$@"; }
+hybrid() { mpi --suite hybrid "$@"; }
+j() { "$JGET" "$work/c.json" "$1"; }
+# rec BENCH STYLE FIELD: the field of the first record of BENCH with style
+rec() {
+	n=$(j results.#); i=0
+	while [ "$i" -lt "$n" ]; do
+		if [ "$(j results.$i.bench)" = "$1" ] && [ "$(j results.$i.params.style)" = "$2" ]; then
+			j "results.$i.$3"; return
+		fi
+		i=$((i + 1))
+	done
+}
+
+# The usage and the manual name the same options (the manual's own, on
+# .B/.BR/.BI lines; the examples' launcher options are not ptbench-mpi's).
+man=$top_srcdir/man/ptbench-mpi.1
+miss=
+for o in $("$PTBENCH_MPI" --help | grep -o -- '--[a-z-]*' | sort -u); do
+	grep -q -- "$(echo "$o" | sed 's/-/\\\\-/g')" "$man" || miss="$miss $o"
+done
+for o in $(sed -n 's/^\.B[IR]* \(\\-\\-[a-z\\-]*\).*/\1/p' "$man" | sed 's/\\//g' | sort -u); do
+	"$PTBENCH_MPI" --help | grep -q -- "$o" || miss="$miss $o"
+done
+check "--help and man/ptbench-mpi.1 name the same options${miss:+ (not both:$miss)}" [ -z "$miss" ]
+
+if ldd "$PTBENCH" 2>/dev/null | grep -q libmpi; then not_ok "ptbench links no MPI library"
+else ok "ptbench links no MPI library"; fi
+
+# Rank r's clock runs r x 3 ms ahead: the sync must find it, and the check
+# must still see no violation (it compares stamps on rank 0's clock).
+inject=3000000
+PTB_MPI_INJECT_OFFSET_NS=$inject hybrid --as-nodes --rounds 2 --episodes 10 --control \
+	-o "$work/c.json" >"$work/out" 2>"$work/err"
+rc=$?
+check "a 2-rank run succeeds (exit $rc)" [ "$rc" = 0 ]
+[ "$rc" = 0 ] || sed 's/^/# /' "$work/err" | head -20
+check "schema ptbench-cluster/1, complete" [ "$(j schema) $(j status)" = "ptbench-cluster/1 complete" ]
+check "two nodes, with host and cpuset" [ "$(j context.nodes.#)" = 2 ] && [ -n "$(j context.nodes.1.cpuset)" ]
+check "MPI library, thread levels and launcher recorded" \
+	[ -n "$(j context.mpi.library)" ] && [ -n "$(j context.mpi.provided)" ] && [ -n "$(j context.mpi.launcher)" ]
+off=$(j context.clock.offsets.1.offset_ns); width=$(j context.clock.offsets.1.width_ns)
+err=$((off - inject)); [ "$err" -lt 0 ] && err=$((-err))
+check "injected offset $inject ns found as $off ns, within the bound $width ns" \
+	[ "$((2 * err))" -le "$((width + 2))" ]
+check "funneled: 0 violations in 300 episodes" [ "$(rec hybrid.barrier.check funneled violations)" = 0 ] &&
+	[ "$(rec hybrid.barrier.check funneled episodes)" = 300 ]
+if [ "$(j context.mpi.provided)" = multiple ]; then
+	check "multiple: 0 violations in 300 episodes" [ "$(rec hybrid.barrier.check multiple violations)" = 0 ]
+else
+	check "multiple: na below MPI_THREAD_MULTIPLE" [ "$(rec hybrid.barrier.check multiple status)" = na ]
+fi
+v=$(rec hybrid.barrier.check none violations)
+check "the control without MPI_Barrier is caught ($v violations)" [ "${v:-0}" -gt 0 ]
+check "hybrid.barrier funneled: a figure from 2 rounds" \
+	[ -n "$(rec hybrid.barrier funneled value)" ] && [ "$(rec hybrid.barrier funneled trials.#)" = 2 ]
+# ok exactly when the CI is within the target (2 %), else unstable
+st=$(rec hybrid.barrier funneled status)
+want=$(echo "$(rec hybrid.barrier funneled value) $(rec hybrid.barrier funneled ci95)" | tr '[],' '   ' |
+	awk '{ print (($3 - $2) / 2 / $1 * 100 <= 2) ? "ok" : "unstable" }')
+check "... whose status ($st) follows its CI against the target ($want)" [ "$st" = "$want" ]
+check "mpi.pingpong funneled: a figure" [ -n "$(rec mpi.pingpong funneled value)" ]
+"$PTBENCH_MPI" report "$work/c.json" >"$work/table" 2>&1
+check "report prints both nodes and the cross-node rows" \
+	[ "$(grep -c '^[01] ' "$work/table")" = 2 ] && grep -q '^hybrid.barrier ' "$work/table" &&
+	grep -q '^mpi.pingpong ' "$work/table"
+
+hybrid --as-nodes --thread-level funneled --rounds 1 --episodes 5 --check-episodes 5 \
+	-o "$work/c.json" >/dev/null 2>"$work/err"
+check "funneled: the multiple points are na, saying why" \
+	[ "$(rec hybrid.barrier multiple status)" = na ] && rec hybrid.barrier multiple reason | grep -q MULTIPLE
+
+hybrid --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
+rc=$?
+check "an output it cannot write: exit 2 before measuring, one line" [ "$rc" = 2 ] &&
+	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && grep -q 'cannot write there' "$work/err"
+
+"$PTBENCH_MPI" report "$TESTDATA/run-golden.json" >/dev/null 2>"$work/err"
+rc=$?
+check "report of a ptbench/2 file: exit 2, one line" [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+	grep -q 'not a ptbench-cluster/1 file' "$work/err"
+
+# fault NAME: the run ends within its timeout; exit status in $rc, stderr in $work/err
+fault() {
+	start=$(date +%s)
+	PTB_MPI_FAULT=$1 hybrid --as-nodes --rounds 1 --episodes 5 --timeout 2 -o "$work/f.json" \
+		>/dev/null 2>"$work/err"
+	rc=$?; took=$(( $(date +%s) - start ))
+}
+fault hang:1
+check "a rank that never answers: exit 2 (got $rc) in ${took}s, one line naming it" \
+	[ "$rc" = 2 ] && [ "$took" -lt 20 ] && [ "$(grep -c '^ptbench-mpi: rank 1 ' "$work/err")" = 1 ]
+check "... and the file kept, marked incomplete" [ "$("$JGET" "$work/f.json" status)" = incomplete ]
+fault die:1
+check "a rank that dies: the job ends (exit $rc) in ${took}s, the rank named" \
+	[ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -qi 'rank 1[^0-9]' "$work/err"
+
+# The per-node suite: ptbench run on each node before MPI_Init, gathered.
+mpi --as-nodes --node-args "-b yield --quick" --rounds 1 --episodes 5 --check-episodes 0 \
+	-o "$work/c.json" >"$work/out" 2>"$work/err"
+rc=$?
+check "--suite default: a node row for yield with both nodes (exit $rc)" \
+	[ "$rc" = 0 ] && [ "$(j node_rows.0.bench)" = yield ] && [ "$(j node_rows.0.per_node.#)" = 2 ] &&
+	[ -n "$(j node_rows.0.per_node.rank1.status)" ]
+if [ "$(j node_rows.0.per_node.rank0.status)" = na ]; then
+	skip "node row figures: yield is na here"
+else
+	check "... with median, p5, p95 and spread" [ -n "$(j node_rows.0.median)" ] &&
+		[ -n "$(j node_rows.0.p95)" ] && [ -n "$(j node_rows.0.spread_pct)" ]
+fi
+check "... and the table shows it" grep -q '^per node: ' "$work/out"
+mpi --as-nodes --node-args "-b nosuch" -o "$work/c.json" >/dev/null 2>"$work/err"
+rc=$?
+check "a node whose suite fails: exit 2, the rank and ptbench's reason named" \
+	[ "$rc" = 2 ] && grep -q '^ptbench-mpi: rank 0 (rank0): ptbench run failed on this node: ptbench: ' "$work/err"
+
+env -u OMPI_COMM_WORLD_SIZE -u PMI_RANK -u PMIX_RANK -u SLURM_STEP_ID \
+	"$PTBENCH_MPI" cluster >/dev/null 2>"$work/err"
+rc=$?
+check "no launcher: exit 2 and one line" [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+	grep -q 'not started by an MPI launcher' "$work/err"
+hybrid --rounds 1 --episodes 5 >/dev/null 2>"$work/err"
+rc=$?
+check "two ranks on one host without --as-nodes: exit 2, naming the host" \
+	[ "$rc" = 2 ] && grep -q '^ptbench-mpi: ranks 0 and 1 share host' "$work/err"
+done_testing
