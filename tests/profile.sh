@@ -6,6 +6,7 @@
 # sharing, the same ints a line apart are nothing; a heap block is charged
 # to the line that allocated it; two runs agree; the program's output, exit
 # status and crash pass through; bad input is one line and exit 2.
+# Mutexes, condition waits and barriers are ordered in logical time.
 . "$top_srcdir/tests/tap.sh"
 [ "$PTB_HAVE_PROFILE" = yes ] || skip_all "ptbench was built without the profiler (no Valgrind tool files)"
 prog=$PROFILE_PROG
@@ -101,6 +102,23 @@ prof mutex2.json -- "$prog" mutex $n
 a=$(( $(obj mutex.json lock read_misses) + $(obj mutex.json lock write_misses) ))
 b=$(( $(obj mutex2.json lock read_misses) + $(obj mutex2.json lock write_misses) ))
 check "mutex: two runs within 2 % ($a, $b)" test $((100 * (a > b ? a - b : b - a))) -le $((2 * a))
+
+# A baton passed under a mutex with a condition variable: the program
+# alternates, so the lock's and the baton's lines move once per turn each;
+# the wait's release and retaking of the mutex keep the order (no
+# acquisition unordered, the counter right, two runs within 2 %).
+n=3000
+prof cv.json -- "$prog" condvar $n
+check "condvar: the program's exit status 0 (the counter right)" test "$("$JGET" cv.json exit_status)" = 0
+check "condvar: every acquisition waited for its turn" test "$("$JGET" cv.json unordered_locks)" = 0
+for o in lock baton; do
+	r=$(obj cv.json $o read_misses)
+	check "condvar: $o moves about once a turn ($r of $((2 * n)))" within "$r" $((2 * n - 8)) $((2 * n + 8))
+	check "condvar: $o is true sharing" test "$(obj cv.json $o verdict)" = "true sharing"
+done
+prof cv2.json -- "$prog" condvar $n
+a=$(obj cv.json lock read_misses); b=$(obj cv2.json lock read_misses)
+check "condvar: two runs within 2 % ($a, $b)" test $((100 * (a > b ? a - b : b - a))) -le $((2 * a))
 
 # The study's radix sort: a lock per histogram entry (Version I) moves the
 # lock's and globalCnt's lines several times as often as one lock around
