@@ -7,14 +7,16 @@
  * a thread that gets the mutex moves past the logical time of the release
  * it acquired, so critical sections follow one another in the model as on
  * hardware; one that waits for a held mutex sleeps in the kernel (a futex:
- * sync.c) and advances nothing.  A thread that waited its turn for
- * PTBPROF_TURN_TRIES yields (another is stuck where the model cannot see,
- * e.g. spinning in the C library) takes the mutex unordered, counted. */
+ * sync.c) and advances nothing.  A thread whose turn does not come while
+ * the others make no progress for PTBPROF_TURN_TRIES of its yields and
+ * PTBPROF_TURN_MS milliseconds (another is stuck where the model cannot
+ * see, e.g. spinning in the C library) takes the mutex unordered, counted. */
 #include <pub_tool_basics.h>
 #include <pub_tool_libcbase.h>
 #include <pub_tool_mallocfree.h>
 #include <pub_tool_hashtable.h>
 #include <pub_tool_threadstate.h>
+#include <pub_tool_libcproc.h>
 #include "profile/prof.h"
 #include "profile/lockreq.h"
 
@@ -140,6 +142,26 @@ static Bool my_turn(Int me, ULong now)
 	return True;
 }
 
+/* Whether the waiting slot `me` should give up its turn: the others'
+ * logical times and states have not changed over PTBPROF_TURN_TRIES of its
+ * requests and PTBPROF_TURN_MS. */
+static struct { ULong sig; UInt tries, since; } waiting[PP_SLOTS];
+static Bool stuck(Int me)
+{
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS, now = VG_(read_millisecond_timer)();
+	ULong sig = 0;
+	for (s = 0; s < n; s++)
+		if ((Int)s != me && pp_thr[s].alive)
+			sig = sig * 31 + pp_thr[s].ts * 2 + pp_thr[s].blocked;
+	if (sig != waiting[me].sig || !waiting[me].tries) {
+		waiting[me].sig = sig;
+		waiting[me].tries = 1;
+		waiting[me].since = now;
+		return False;
+	}
+	return ++waiting[me].tries >= PTBPROF_TURN_TRIES && now - waiting[me].since >= PTBPROF_TURN_MS;
+}
+
 /* The thread's compare-and-swap that takes the mutex comes after the
  * release it finds: so the lock word's line moves in that order too. */
 static void follow_release(Int me, ULong *now, const Mutex *m)
@@ -175,6 +197,12 @@ Bool pp_lock_request(ThreadId tid, UWord *args, UWord *ret)
 		 * the releaser's next lock; a free mutex is then taken after
 		 * its release. */
 		*ret = my_turn(me, *now);
+		if (!*ret && stuck(me)) {
+			pp_unordered++;
+			*ret = 2;
+		}
+		if (*ret)
+			waiting[me].tries = 0;
 		if (*ret && !m->held)
 			follow_release(me, now, m);
 		break;
@@ -188,9 +216,6 @@ Bool pp_lock_request(ThreadId tid, UWord *args, UWord *ret)
 		m->slot = me;
 		m->ts = *now;
 		m->held = False;
-		break;
-	case PTBPROF_REQ_UNORDERED:
-		pp_unordered++;
 		break;
 	}
 	return True;
