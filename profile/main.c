@@ -142,7 +142,8 @@ static Bool in_system_library(Addr ip)
 	if (!VG_(get_objname)(VG_(current_DiEpoch)(), ip, &obj))
 		return False;
 	return VG_(strstr)(obj, "/libc.so") || VG_(strstr)(obj, "/libc-") ||
-	       VG_(strstr)(obj, "/ld-linux") || VG_(strstr)(obj, "/libpthread");
+	       VG_(strstr)(obj, "/ld-linux") || VG_(strstr)(obj, "/libpthread") ||
+	       VG_(strstr)(obj, "/vgpreload_");
 }
 
 static Int ty_size(IRType t) { return sizeofIRType(t); }
@@ -280,6 +281,8 @@ static void pp_fini(Int exitcode)
 static Bool pp_client_request(ThreadId tid, UWord *args, UWord *ret)
 {
 	Int s;
+	if (pp_lock_request(tid, args, ret))
+		return True;
 	if (args[0] != PTBPROF_USERREQ_START && args[0] != PTBPROF_USERREQ_STOP)
 		return False;
 	s = pp_slot_of(tid);

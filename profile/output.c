@@ -120,8 +120,8 @@ void pp_write_result(void)
 		return;
 	}
 	VG_(fprintf)(f, "{\"tool\":\"ptbprof\",\"line_size\":%u,\"quantum\":%llu,\"threads\":%u,"
-		     "\"threads_started\":%u,\"forced_merges\":%llu,",
-		     pp_cfg.line, pp_cfg.quantum, nslots, pp_nthreads, pp_forced);
+		     "\"threads_started\":%u,\"forced_merges\":%llu,\"unordered_locks\":%llu,",
+		     pp_cfg.line, pp_cfg.quantum, nslots, pp_nthreads, pp_forced, pp_unordered);
 	if (pp_cache_finite())
 		VG_(fprintf)(f, "\"cache\":{\"size\":%u,\"ways\":%u,\"line\":%u},",
 			     pp_cfg.cache_size, pp_cfg.ways, pp_cfg.line);

@@ -105,6 +105,10 @@ void pp_post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
 void pp_thread_create(ThreadId parent, ThreadId child);
 void pp_thread_exit(ThreadId tid);
 
+/* locks.c */
+extern ULong pp_unordered;  /* mutexes taken without waiting for their turn */
+Bool pp_lock_request(ThreadId tid, UWord *args, UWord *ret);
+
 /* output.c */
 void pp_write_result(void);
 

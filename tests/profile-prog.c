@@ -5,6 +5,8 @@
  *   apart     the same with the ints 64 bytes apart
  *   heap      the adjacent ints in a malloc'd block
  *   mutex     two threads increment a counter under a mutex N times each
+ *   condvar   two threads take turns N times each, waiting on a condition
+ *             variable for the baton, and increment the counter
  *   stall     a thread waits in a system call the profiler does not know to
  *             block (opening a FIFO) while main makes N stores
  *   roi       adjacent ints before PTBPROF_START, a ping-pong after it
@@ -75,6 +77,24 @@ static void *inc_locked(void *arg)
 	return NULL;
 }
 
+static pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
+static long baton;
+
+static void *relay(void *arg)
+{
+	long me = (long)arg;
+	for (long i = 0; i < n; i++) {
+		pthread_mutex_lock(&lock);
+		while (baton != me)
+			pthread_cond_wait(&cv, &lock);
+		baton = !me;
+		counter++;
+		pthread_cond_broadcast(&cv);
+		pthread_mutex_unlock(&lock);
+	}
+	return NULL;
+}
+
 static char fifo[64];
 
 static void *opener(void *arg)
@@ -131,6 +151,10 @@ int main(int argc, char **argv)
 		two(inc_locked);
 		return counter == 2 * n ? 0 : 1;
 	}
+	if (!strcmp(mode, "condvar")) {
+		two(relay);
+		return counter == 2 * n ? 0 : 1;
+	}
 	if (!strcmp(mode, "roi")) {
 		two(inc_adjacent);       /* not counted */
 		PTBPROF_START();
@@ -144,6 +168,6 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "crash"))
 		*(volatile int *)(long)(argc - argc) = 1;
-	fprintf(stderr, "usage: profile-prog pingpong|adjacent|apart|heap|mutex|roi|stall|exit|crash N\n");
+	fprintf(stderr, "usage: profile-prog pingpong|adjacent|apart|heap|mutex|condvar|roi|stall|exit|crash N\n");
 	return 2;
 }

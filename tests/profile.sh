@@ -6,6 +6,7 @@
 # sharing, the same ints a line apart are nothing; a heap block is charged
 # to the line that allocated it; two runs agree; the program's output, exit
 # status and crash pass through; bad input is one line and exit 2.
+# Mutexes, condition waits and barriers are ordered in logical time.
 . "$top_srcdir/tests/tap.sh"
 [ "$PTB_HAVE_PROFILE" = yes ] || skip_all "ptbench was built without the profiler (no Valgrind tool files)"
 prog=$PROFILE_PROG
@@ -77,7 +78,12 @@ check "heap: false sharing" test "$(obj heap.json "profile-prog.c:$line" verdict
 check "heap: its stack starts in main" sh -c "'$JGET' heap.json 'objects.$(idx heap.json "profile-prog.c:$line").stack.0' | grep -q '^main profile-prog.c:$line'"
 
 # A counter under a mutex: what moves is true sharing, the mutex included.
-prof mutex.json -- "$prog" mutex 100000
+# The acquisitions are ordered in logical time (profile/locks.c): the two
+# threads take turns, so the lock's line moves about once per increment
+# (before, the model let both inside at once and it hardly moved), and two
+# runs agree within 2 %.
+n=20000
+prof mutex.json -- "$prog" mutex $n
 t=0; f=0
 for o in lock counter; do
 	[ -n "$(idx mutex.json $o)" ] || continue
@@ -87,17 +93,48 @@ done
 check "mutex: >= 95 % of the lock's and counter's misses are true sharing ($t true, $f false)" \
 	test $((t + f)) -gt 0 -a $((100 * t)) -ge $((95 * (t + f)))
 check "mutex: the program's exit status 0" test "$("$JGET" mutex.json exit_status)" = 0
+for t in 2 3; do
+	r=$(thr mutex.json lock $t read_misses)
+	check "mutex: thread $t's lock misses follow the handoffs (>= $((n / 2)): $r)" within "$r" $((n / 2)) $((2 * n))
+done
+check "mutex: every acquisition waited for its turn" test "$("$JGET" mutex.json unordered_locks)" = 0
+prof mutex2.json -- "$prog" mutex $n
+a=$(( $(obj mutex.json lock read_misses) + $(obj mutex.json lock write_misses) ))
+b=$(( $(obj mutex2.json lock read_misses) + $(obj mutex2.json lock write_misses) ))
+check "mutex: two runs within 2 % ($a, $b)" test $((100 * (a > b ? a - b : b - a))) -le $((2 * a))
+
+# A baton passed under a mutex with a condition variable: the program
+# alternates, so the lock's and the baton's lines move once per turn each;
+# the wait's release and retaking of the mutex keep the order (no
+# acquisition unordered, the counter right, two runs within 2 %).
+n=3000
+prof cv.json -- "$prog" condvar $n
+check "condvar: the program's exit status 0 (the counter right)" test "$("$JGET" cv.json exit_status)" = 0
+check "condvar: every acquisition waited for its turn" test "$("$JGET" cv.json unordered_locks)" = 0
+for o in lock baton; do
+	r=$(obj cv.json $o read_misses)
+	check "condvar: $o moves about once a turn ($r of $((2 * n)))" within "$r" $((2 * n - 8)) $((2 * n + 8))
+	check "condvar: $o is true sharing" test "$(obj cv.json $o verdict)" = "true sharing"
+done
+prof cv2.json -- "$prog" condvar $n
+a=$(obj cv.json lock read_misses); b=$(obj cv2.json lock read_misses)
+check "condvar: two runs within 2 % ($a, $b)" test $((100 * (a > b ? a - b : b - a))) -le $((2 * a))
 
 # The study's radix sort: a lock per histogram entry (Version I) moves the
-# lock's line far more often than one lock around the loop (Version II).
+# lock's and globalCnt's lines several times as often as one lock around
+# the loop (Version II), whose critical sections follow one another.
 for v in 1 2; do
 	prof radix$v.json -- "$PROFILE_RADIX" $v 1024
 	check "radix sort, Version $v: sorted (exit 0)" test "$("$JGET" radix$v.json exit_status)" = 0
 done
-m1=$(( $(obj radix1.json lock read_misses) + $(obj radix1.json lock write_misses) ))
-m2=$(( $(obj radix2.json lock read_misses) + $(obj radix2.json lock write_misses) ))
+rm1() { echo $(( $(obj "$1" "$2" read_misses) + $(obj "$1" "$2" write_misses) )); }
+m1=$(rm1 radix1.json lock); m2=$(rm1 radix2.json lock)
+g1=$(rm1 radix1.json globalCnt); g2=$(rm1 radix2.json globalCnt)
 check "radix sort: Version I's lock misses ($m1) >= 5 x Version II's ($m2)" test "$m1" -ge $((5 * m2))
 check "radix sort, Version II: the lock moves a few times a pass ($m2 <= 64)" test "$m2" -le 64
+check "radix sort: Version I's lock + globalCnt ($((m1 + g1))) >= 3 x Version II's ($((m2 + g2)))" \
+	test $((m1 + g1)) -ge $((3 * (m2 + g2)))
+check "radix sort: Version I's globalCnt moves more ($g1) than Version II's ($g2)" test "$g1" -gt $((2 * g2))
 check "radix sort, Version I: the lock is true sharing" test "$(obj radix1.json lock verdict)" = "true sharing"
 
 # --cache: finite LRU caches; a working set beyond them misses on its own.

@@ -91,6 +91,8 @@ json_t *ptb_profile_document(const char *raw_path, const char *program, int exit
 		json_object_set(doc, "cache", json_object_get(raw, "cache"));
 	json_object_set(doc, "thread_totals", json_object_get(raw, "thread_totals"));
 	json_object_set(doc, "forced_merges", json_object_get(raw, "forced_merges"));
+	if (json_object_get(raw, "unordered_locks"))
+		json_object_set(doc, "unordered_locks", json_object_get(raw, "unordered_locks"));
 	json_object_set_new(doc, "objects", objs);
 	json_decref(raw);
 	return doc;
@@ -172,4 +174,8 @@ void ptb_profile_print_table(FILE *out, const json_t *doc)
 		fprintf(out, "note: %lld merges were forced by a thread far ahead of a stalled one; "
 			"the order of those events is not the lockstep's\n",
 			(long long)num(doc, "forced_merges"));
+	if (num(doc, "unordered_locks"))
+		fprintf(out, "note: %lld mutex acquisitions did not wait for their turn in logical time "
+			"(another thread never reached it); their order is Valgrind's\n",
+			(long long)num(doc, "unordered_locks"));
 }
