@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cluster/cluster.h"
+#include "record/target.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -146,6 +147,8 @@ static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
  * per-node suite spends minutes, that it can create a file beside FILE.
  * It says so only after MPI_Init, through MPI_Abort: a process that ends
  * before MPI_Init leaves some launchers (MPICH's Hydra) waiting for ever. */
+static char output_err[512];
+
 static bool output_writable(const char *out)
 {
 	static const char *const vars[] = { "OMPI_COMM_WORLD_RANK", "PMI_RANK", "SLURM_PROCID",
@@ -155,16 +158,9 @@ static bool output_writable(const char *out)
 		rank = getenv(vars[i]);
 	if (!out || (rank && strcmp(rank, "0") != 0))
 		return true;
-	char probe[4096];
-	const char *slash = strrchr(out, '/');
-	snprintf(probe, sizeof probe, "%.*s.ptbench-mpi-XXXXXX", slash ? (int)(slash - out + 1) : 0,
-		 out);
-	int fd = mkstemp(probe);
-	if (fd < 0)
-		return false;
-	close(fd);
-	unlink(probe);
-	return true;
+	/* a regular file only (the rename would replace a device node or a
+	 * link), and locked against a second writer, as every -o of ptbench */
+	return ptb_run_check_target(out, output_err, sizeof output_err) == 0;
 }
 
 /* PTB_MPI_FAULT=die:R or hang:R: rank R dies or stops answering (tests). */
@@ -206,7 +202,7 @@ int main(int argc, char **argv)
 		ptb_cl_node_suite_run(&c);
 	start_mpi(&c, &argc, &argv);
 	if (!writable)
-		ptb_cl_fail(&c, "%s: cannot write there", c.out);
+		ptb_cl_fail(&c, "%s", output_err);
 	json_t *ctx = ptb_cl_context(&c, by);
 	if (c.rank == 0) {
 		c.doc = json_pack("{s:s,s:s,s:s,s:o,s:[]}", "schema", PTB_CL_SCHEMA, "version",

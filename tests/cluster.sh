@@ -99,7 +99,13 @@ check "funneled: the multiple points are na, saying why" \
 hybrid --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
 rc=$?
 check "an output it cannot write: exit 2 before measuring, one line" [ "$rc" = 2 ] &&
-	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && grep -q 'cannot write there' "$work/err"
+	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && grep -q "cannot write '/nonexistent-dir" "$work/err"
+if mknod "$work/cdev" c 1 3 2>/dev/null; then
+	hybrid --as-nodes -o "$work/cdev" >/dev/null 2>"$work/err"
+	rc=$?
+	check "-o a character device: exit 2, one line, the node kept" [ "$rc" = 2 ] &&
+		[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && [ -c "$work/cdev" ]
+fi
 
 "$PTBENCH_MPI" report "$TESTDATA/run-golden.json" >/dev/null 2>"$work/err"
 rc=$?

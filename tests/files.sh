@@ -27,6 +27,17 @@ refused() {
 	rm -f out.txt err.txt
 }
 
+# writer_refused WHAT ARGS...: a ptbench command told to write the device
+# node cdev exits 2 with one line and leaves the node as it was.
+writer_refused() {
+	what=$1; shift
+	"$PTBENCH" "$@" >out.txt 2>err.txt
+	rc=$?
+	check "$what onto a character device is refused, the node kept" \
+		sh -c "test $rc = 2 && test \$(wc -l <err.txt) = 1 && test -c cdev"
+	rm -f out.txt err.txt
+}
+
 mkfifo fifo
 ln -s target.json link.json
 echo kept >target.json
@@ -38,6 +49,11 @@ check "the link's target is untouched" test "$(cat target.json)" = kept
 if mknod cdev c 1 3 2>/dev/null; then
 	refused "-o a character device is refused" cdev
 	check "the device node is still one" test -c cdev
+	# Every other writer of a file through a rename: the same refusal.
+	"$PTBENCH" record -o ok.trace -- true >/dev/null 2>&1
+	writer_refused "record -o" record -o cdev -- true
+	writer_refused "predict --chrome-trace" predict ok.trace --chrome-trace cdev
+	[ "$PTB_HAVE_PROFILE" = yes ] && writer_refused "profile -o" profile -o cdev -- true
 else
 	diag "mknod not permitted: -o on a device node not tested"
 fi

@@ -24,6 +24,7 @@
 #include "cli/error.h"
 #include "cli/machine-costs.h"
 #include "cli/options.h"
+#include "record/target.h"
 #include "trace/ops.h"
 #include "trace/reader.h"
 #include "trace/sim.h"
@@ -354,6 +355,9 @@ int ptb_cmd_predict(int argc, char **argv)
 	if (a.machine_file && ptb_machine_costs_load(a.machine_file, &m, err, sizeof err))
 		return ptb_bad_input("predict", "--machine %s", err);
 	a.machine = a.machine_file ? &m : NULL;
+	/* a regular file only (the rename would replace a device), locked */
+	if (a.chrome && ptb_run_check_target(a.chrome, err, sizeof err))
+		return ptb_bad_input("predict", "--chrome-trace: %s", err);
 	if (ptb_trace_load(argv[first], &t, err, sizeof err))
 		return ptb_bad_input("predict", "%s", err);
 	rc = simulate(&t, &a);

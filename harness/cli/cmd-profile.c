@@ -21,6 +21,7 @@
 #include "cli/error.h"
 #include "cli/options.h"
 #include "platform/process.h"
+#include "record/target.h"
 #include "text/text.h"
 #include "tools/profile.h"
 
@@ -229,19 +230,14 @@ static int emit(const struct profile_opts *o, const json_t *doc)
 	return 0;
 }
 
-/* -o FILE must be writable before the program runs. */
+/* -o FILE must be writable before the program runs: a regular file or
+ * nothing yet (the rename would replace a device node or a link), and
+ * locked against a second writer, as every -o of ptbench. */
 static int check_output(const char *out)
 {
-	char tmp[PATH_MAX + 16];
-	int fd;
-	struct stat st;
-	if (!stat(out, &st) && S_ISDIR(st.st_mode))
-		return ptb_bad_input("profile", "%s: is a directory", out);
-	snprintf(tmp, sizeof tmp, "%s.XXXXXX", out);
-	if ((fd = mkstemp(tmp)) < 0)
-		return ptb_bad_input("profile", "%s: %s", out, strerror(errno));
-	close(fd);
-	unlink(tmp);
+	char err[512];
+	if (ptb_run_check_target(out, err, sizeof err))
+		return ptb_bad_input("profile", "%s", err);
 	return 0;
 }
 

@@ -26,6 +26,7 @@
 #include "cli/options.h"
 #include "platform/process.h"
 #include "platform/topology.h"
+#include "record/target.h"
 #include "trace/reader.h"
 
 static const char usage[] =
@@ -199,6 +200,9 @@ int ptb_cmd_record(int argc, char **argv)
 				     "(build or install ptbench)", lib);
 	if (!writable_dir(a.out))
 		return ptb_bad_input("record", "cannot write %s: %s", a.out, strerror(errno));
+	char err[512];   /* a regular file only (the rename would replace a device), locked */
+	if (ptb_run_check_target(a.out, err, sizeof err))
+		return ptb_bad_input("record", "%s", err);
 	snprintf(tmp, sizeof tmp, "%s.tmp%ld", a.out, (long)getpid());
 	unlink(tmp);
 	if ((rc = place(&a)))
