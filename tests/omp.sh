@@ -8,6 +8,8 @@
 # itself does not link the runtime; bad -p values are refused.  No figure
 # is asserted against a speed.
 . "$top_srcdir/tests/tap.sh"
+[ -z "$PTB_EMULATED" ] ||
+	skip_all "under $PTB_EMULATED the threads' places and the runtime's binding are the emulator's"
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -124,7 +126,9 @@ check "the wait policy set for the run: in the context and the point" \
 
 # LLVM's runtime, where installed, preloaded: the point names it.
 libomp=$(ls /usr/lib/*/libomp.so.5 /usr/lib/llvm-*/lib/libomp.so.5 2>/dev/null | head -n 1)
-if [ -n "$libomp" ]; then
+if [ -n "$ASAN_OPTIONS" ]; then
+	skip "a preloaded libomp would come before the sanitizer's runtime"
+elif [ -n "$libomp" ]; then
 	LD_PRELOAD=$libomp "$PTBENCH" run -b omp.barrier -p threads=1 --quick -o llvm.json \
 		>/dev/null 2>&1
 	check "LD_PRELOAD=$libomp: the point names libomp" \

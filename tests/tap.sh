@@ -10,3 +10,17 @@ diag() { echo "# $*"; }
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
+
+# preload_or_skip DIR: skip the whole test, saying why, when `ptbench
+# record` cannot preload its interposer into this machine's programs for a
+# known reason: a cross build run under an emulator (the loader cannot open
+# a library of another architecture) or a sanitizer build (its runtime must
+# come first in the library list).  Any other failure is left to the test's
+# own checks.
+preload_or_skip() {
+	"$PTBENCH" record -o "$1/probe.trace" -- true >/dev/null 2>"$1/probe.err"
+	if grep -q -e 'cannot be preloaded' -e 'runtime does not come first' "$1/probe.err"; then
+		skip_all "the interposer cannot be preloaded here: $(head -n 1 "$1/probe.err" | cut -c1-100)"
+	fi
+	rm -f "$1/probe.trace" "$1/probe.err"
+}

@@ -10,6 +10,7 @@
 command -v pigz > /dev/null || skip_all "pigz is not installed"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+preload_or_skip "$tmp"
 awk 'BEGIN { srand(7); for (i = 0; i < 60000; i++)
 	printf "%06d host-%d GET /item/%d status=%d bytes=%d\n", i, int(rand() * 40),
 		int(rand() * 5000), rand() < 0.9 ? 200 : 404, int(rand() * 90000) }' > "$tmp/in.txt"

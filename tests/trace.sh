@@ -12,6 +12,7 @@
 [ -x "$TRACE_PHASES" ] && [ -x "$TRACE_LOCK" ] && [ -x "$TRACE_PIPE" ] || skip_all "test programs not built"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
+preload_or_skip "$tmp"
 
 # within5 WHAT PREDICTED EXPECTED
 within5() {
