@@ -31,19 +31,7 @@ for k in flow parallelism; do
 	rc=$?
 	check "$k without gnuplot: exit 2 (got $rc), one line saying so" \
 		sh -c "[ $rc -eq 2 ] && [ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'gnuplot is not installed' '$tmp/err'"
-	for ext in dat gp; do
-		golden=$TESTDATA/plot-$k.$ext
-		if [ ! -f "$tmp/$k/$k.$ext" ]; then
-			not_ok "$k: --script wrote no $k.$ext"
-		elif [ -n "$PTB_REGEN" ]; then
-			cp "$tmp/$k/$k.$ext" "$golden" && ok "$k: regenerated $golden"
-		elif cmp -s "$golden" "$tmp/$k/$k.$ext"; then
-			ok "$k.$ext matches $(basename "$golden")"
-		else
-			not_ok "$k.$ext differs from $(basename "$golden")"
-			diff -u "$golden" "$tmp/$k/$k.$ext" | sed 's/^/# /'
-		fi
-	done
+	plot_golden "$k" "$tmp/$k"
 done
 
 # The replay by hand: main, 10 ms, and two threads, 20 and 30 ms, share 2

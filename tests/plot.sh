@@ -41,19 +41,7 @@ for k in table trials c2c cache scaling; do
 		sh -c "[ \$(wc -l <'$tmp/err') -eq 1 ] && grep -q 'gnuplot is not installed' '$tmp/err'"
 	check "$k without gnuplot: no picture, nothing left beside it" \
 		sh -c "! ls '$tmp' | grep -q '^$k\.svg'"
-	for ext in dat gp; do
-		golden=$TESTDATA/plot-$k.$ext
-		if [ ! -f "$tmp/$k/$k.$ext" ]; then
-			not_ok "$k: --script wrote no $k.$ext"
-		elif [ -n "$PTB_REGEN" ]; then
-			cp "$tmp/$k/$k.$ext" "$golden" && ok "$k: regenerated $golden"
-		elif cmp -s "$golden" "$tmp/$k/$k.$ext"; then
-			ok "$k.$ext matches $(basename "$golden")"
-		else
-			not_ok "$k.$ext differs from $(basename "$golden")"
-			diff -u "$golden" "$tmp/$k/$k.$ext" | sed 's/^/# /'
-		fi
-	done
+	plot_golden "$k" "$tmp/$k"
 done
 
 # Bad input: one line, exit 2, before gnuplot is looked for.

@@ -24,3 +24,22 @@ preload_or_skip() {
 	fi
 	rm -f "$1/probe.trace" "$1/probe.err"
 }
+
+# plot_golden KIND DIR: the data and script `plot --script DIR` wrote for
+# KIND against tests/data/plot-KIND.dat and .gp; with PTB_REGEN set, they
+# become the golden files instead.
+plot_golden() {
+	for ext in dat gp; do
+		golden=$TESTDATA/plot-$1.$ext
+		if [ ! -f "$2/$1.$ext" ]; then
+			not_ok "$1: --script wrote no $1.$ext"
+		elif [ -n "$PTB_REGEN" ]; then
+			cp "$2/$1.$ext" "$golden" && ok "$1: regenerated $golden"
+		elif cmp -s "$golden" "$2/$1.$ext"; then
+			ok "$1.$ext matches $(basename "$golden")"
+		else
+			not_ok "$1.$ext differs from $(basename "$golden")"
+			diff -u "$golden" "$2/$1.$ext" | sed 's/^/# /'
+		fi
+	done
+}
