@@ -242,6 +242,16 @@ static inline const struct ptb_bench *ptb_bench_find(const char *name)
 	return (const struct ptb_bench *)0;
 }
 
+/* Code layouts (docs/design.md section 17): every benchmark file is also
+ * built PTB_LAYOUT_COUNT more times, copy k with its code 8k bytes past a
+ * 64-byte boundary.  The copy of b in layout k (0 .. PTB_LAYOUT_COUNT-1);
+ * b itself for any other k ("fixed": the build's own layout) and for a
+ * benchmark without copies (bench/layouts.c). */
+#define PTB_LAYOUT_COUNT 8
+/* A trial's stack is moved down by up to this many bytes (a page). */
+#define PTB_STACK_OFFSET_MAX 4080
+const struct ptb_bench *ptb_bench_in_layout(const struct ptb_bench *b, int layout);
+
 /* Variable values of a point. */
 const char *ptb_point_str(const struct ptb_point *p, const char *name);
 long ptb_point_long(const struct ptb_point *p, const char *name);

@@ -24,6 +24,7 @@ static const char run_usage[] =
 	"usage: ptbench run [-b PATTERN]... [--suite NAME] [-p VAR=V1,V2]...\n"
 	"                   [--target PCT] [--min-trials N] [--trials N]\n"
 	"                   [--point-budget S] [--run-budget S] [--seed N]\n"
+	"                   [--layout varied|fixed]\n"
 	"                   [--stop sd|se|ci]\n"
 	"                   [--max-sd PCT] [--min-timings N] [--max-timings N]\n"
 	"                   [--budget S] [--timeout S] [--quick] [-o FILE]\n"
@@ -51,6 +52,10 @@ static const char run_usage[] =
 	"                         time that points meeting the target leave\n"
 	"  --run-budget S         the run's time is S s instead\n"
 	"  --seed N               the rounds' random order (default: drawn, recorded)\n"
+	"  --layout MODE          varied: each trial runs one of 8 copies of the\n"
+	"                         benchmark's code at other offsets, its stack moved,\n"
+	"                         so that the figure holds for any build (default);\n"
+	"                         fixed: this build's own layout only\n"
 	"One trial (a SKaMPI measurement):\n"
 	"  --stop RULE            sd: sd <= PCT % of the mean (default, the paper's rule)\n"
 	"                         se: standard error <= PCT % of the mean (SKaMPI's)\n"
@@ -68,7 +73,7 @@ static const char run_usage[] =
 enum run_opt {
 	OPT_STOP = 256, OPT_MAX_SD, OPT_MIN_T, OPT_MAX_T, OPT_BUDGET, OPT_TIMEOUT, OPT_QUICK,
 	OPT_FORMAT, OPT_TARGET, OPT_MIN_TRIALS, OPT_TRIALS, OPT_POINT_BUDGET, OPT_RUN_BUDGET,
-	OPT_SEED, OPT_SUITE
+	OPT_SEED, OPT_SUITE, OPT_LAYOUT
 };
 
 static const struct option run_options[] = {
@@ -82,6 +87,7 @@ static const struct option run_options[] = {
 	{ "point-budget", required_argument, NULL, OPT_POINT_BUDGET },
 	{ "run-budget",   required_argument, NULL, OPT_RUN_BUDGET },
 	{ "seed",         required_argument, NULL, OPT_SEED },
+	{ "layout",       required_argument, NULL, OPT_LAYOUT },
 	{ "stop",         required_argument, NULL, OPT_STOP },
 	{ "max-sd",       required_argument, NULL, OPT_MAX_SD },
 	{ "min-timings",  required_argument, NULL, OPT_MIN_T },
@@ -154,6 +160,11 @@ static int run_option(void *ctx, int c, const char *arg)
 	case OPT_RUN_BUDGET:
 		return ptb_parse_double("run", "--run-budget", arg, 0.001, 864000, &o->run_budget_s);
 	case OPT_SEED:    return ptb_parse_seed("run", "--seed", arg, &o->seed);
+	case OPT_LAYOUT:
+		if ((rule = ptb_layout_mode_from_name(arg)) < 0)
+			return ptb_bad_input("run", "--layout: '%s' is not one of varied, fixed", arg);
+		o->layout = rule;
+		return 0;
 	case OPT_QUICK:   return 0;   /* applied before the other options */
 	case 'o':
 		if (!*arg)

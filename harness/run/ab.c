@@ -32,6 +32,7 @@
 #include "platform/topology.h"
 #include "report/ab.h"
 #include "run/ab.h"
+#include "run/layout.h"
 #include "run/suite.h"
 #include "run/worker.h"
 #include "stats/paired.h"
@@ -50,6 +51,7 @@ struct apoint {
 	bool done;
 	bool looked;                   /* judged at least once */
 	bool failed;                   /* a side's trial failed */
+	struct ptb_layout_deck deck;   /* the code layouts of its next pairs */
 };
 
 struct ab {
@@ -59,6 +61,8 @@ struct ab {
 	struct apoint *pts;
 	int npts;
 	struct ptb_rng rng;
+	struct ptb_rng layout_rng;     /* apart, so that the rounds' order stays the seed's */
+	bool layout_ignored[2];        /* a side ran a trial in its own layout */
 	double deadline;               /* start + --time */
 	int need;                      /* pairs that can give a verdict */
 	bool time_up;
@@ -118,6 +122,7 @@ static int collect(struct ab *a, struct ptb_job *jobs, int njobs)
 				.out = { .bench = jobs[j].b->name, .params = params },
 				.b = jobs[j].b,
 			};
+			ptb_layout_deck_init(&a->pts[a->npts - 1].deck);
 		}
 		ptb_sweep_free(s);
 	}
@@ -160,9 +165,16 @@ enum side_outcome {
 	SIDE_STOPPED,   /* the deadline or an interrupt cut it: no news */
 };
 
-/* One trial of one side, within the time left. */
-static enum side_outcome trial(struct ab *a, struct apoint *p, int s, double *est, char *why,
-			       size_t len)
+/* Whether a side's answer says it ran in the layout asked for: a
+ * ptbench older than layouts ignores the request and runs its own. */
+static bool ran_in_layout(const json_t *answer)
+{
+	return json_is_integer(json_object_get(json_object_get(answer, "layout"), "code"));
+}
+
+/* One trial of one side in layout l, within the time left. */
+static enum side_outcome trial(struct ab *a, struct apoint *p, int s, struct ptb_layout l,
+			       double *est, char *why, size_t len)
 {
 	const struct ptb_run_opts *o = &a->o->run;
 	json_t *answer = NULL;
@@ -178,6 +190,7 @@ static enum side_outcome trial(struct ab *a, struct apoint *p, int s, double *es
 	json_t *req = json_pack("{s:s, s:O, s:o, s:b}", "bench", p->b->name, "params",
 				p->out.params, "limits", ptb_limits_json(&o->limits),
 				"quick", o->quick);
+	ptb_layout_request(req, o->layout, l);
 	enum ptb_trial_outcome out = ptb_worker_trial(&a->worker[s], req, limit, &answer,
 						      why, len);
 	json_decref(req);
@@ -193,6 +206,8 @@ static enum side_outcome trial(struct ab *a, struct apoint *p, int s, double *es
 		const char *reason = json_string_value(json_object_get(answer, "reason"));
 		if (st && (!strcmp(st, "ok") || !strcmp(st, "unstable"))) {
 			*est = json_number_value(json_object_get(answer, "mean"));
+			a->layout_ignored[s] |= o->layout == PTB_LAYOUT_VARIED &&
+						!ran_in_layout(answer);
 			snprintf(why, len, "%s without a finite positive estimate", st);
 		} else {
 			snprintf(why, len, "%s%s%s", st ? st : "no status", reason ? ": " : "",
@@ -237,13 +252,15 @@ static void judge(struct ab *a, struct apoint *p)
 	}
 }
 
-/* One pair, in a random order; false when it was not completed (the
+/* One pair, in a random order, both sides in one layout so that layout
+ * cancels in the pair's ratio; false when it was not completed (the
  * point failed, the time ran out, or an interrupt). */
 static bool pair(struct ab *a, struct apoint *p)
 {
 	char why[200];
 	double est[2];
 	int first = (int)ptb_rng_below(&a->rng, 2);
+	struct ptb_layout l = ptb_layout_draw(&p->deck, &a->layout_rng);
 	if (grow(p) < 0) {
 		snprintf(p->out.not_compared, sizeof p->out.not_compared, "out of memory");
 		p->failed = p->done = true;
@@ -251,7 +268,7 @@ static bool pair(struct ab *a, struct apoint *p)
 	}
 	for (int k = 0; k < 2; k++) {
 		int s = first ^ k;
-		switch (trial(a, p, s, &est[s], why, sizeof why)) {
+		switch (trial(a, p, s, l, &est[s], why, sizeof why)) {
 		case SIDE_DONE:
 			break;
 		case SIDE_STOPPED:
@@ -452,6 +469,7 @@ int ptb_ab_run(const struct ptb_ab_opts *o)
 	for (int s = 0; s < 2; s++)
 		a.side[s] = (struct ptb_side){ side_name[s], o->program[s], o->env[s] };
 	ptb_rng_seed(&a.rng, o->run.seed);
+	ptb_rng_seed(&a.layout_rng, o->run.seed ^ 0x6c61796f7574ULL);
 	if (collect(&a, jobs, n) < 0 || !(order = calloc((size_t)a.npts + 1, sizeof *order))) {
 		fprintf(stderr, "ptbench ab: out of memory\n");
 		ptb_system_fini(&sys);
@@ -479,6 +497,11 @@ int ptb_ab_run(const struct ptb_ab_opts *o)
 	if (isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	settle(&a);
+	for (int s = 0; s < 2; s++)
+		if (a.layout_ignored[s])
+			fprintf(stderr, "ptbench ab: %s (%s) ran in its own code layout, not in the "
+				"pair's (a ptbench without layouts): layout does not cancel in the "
+				"ratios\n", side_name[s], o->program[s]);
 	bool saved = report(&a, ptb_now_s() - t0, ptb_run_interrupted) == 0;
 	rc = exit_status(&a, ptb_run_interrupted);
 	rc = saved ? rc : 2;

@@ -8,6 +8,7 @@
 #include <config.h>
 
 #include <math.h>
+#include <stdlib.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,7 +16,10 @@
 #include "record/model.h"
 #include "run/disturb.h"
 #include "run/record.h"
+#include "stats/layout.h"
+#include "stats/stats.h"
 #include "stats/trials.h"
+#include "text/size.h"
 #include "text/text.h"
 
 /* JSON has no NaN or infinity: a statistic that is undefined is null. */
@@ -203,6 +207,48 @@ static void unstable_reason(char *buf, size_t len, const struct ptb_trials_summa
 		 "when %s after %d trials", s->halfwidth_pct, target_pct, why, s->n);
 }
 
+/* The split of the kept trials' spread into layouts' and the rest's
+ * (stats/layout.h), with each code layout's median: a record of how much
+ * where the compiler put the loop moves this point. */
+static json_t *layout_json(const json_t *trials)
+{
+	size_t cap = json_array_size(trials), i;
+	double *est = ptb_array_realloc(NULL, cap + 1, sizeof *est);
+	double *x = ptb_array_realloc(NULL, cap + 1, sizeof *x);
+	int *group = ptb_array_realloc(NULL, cap + 1, sizeof *group), n = 0;
+	const json_t *t;
+	json_t *out = NULL;
+	json_array_foreach(trials, i, t) {
+		const json_t *m = json_object_get(t, "mean");
+		const json_t *code = json_object_get(json_object_get(t, "layout"), "code");
+		json_int_t k = json_integer_value(code);
+		if (est && x && group && json_is_number(m) && json_number_value(m) > 0 &&
+		    json_is_integer(code) && k >= 0 && k < PTB_LAYOUT_COUNT) {
+			est[n] = json_number_value(m);
+			group[n++] = (int)k;
+		}
+	}
+	if (n > 0) {
+		struct ptb_layout_split sp;
+		ptb_layout_split(est, group, n, PTB_LAYOUT_COUNT, &sp);
+		json_t *medians = json_array();
+		for (int k = 0; k < PTB_LAYOUT_COUNT; k++) {
+			int m = 0;
+			for (int j = 0; j < n; j++)
+				if (group[j] == k)
+					x[m++] = est[j];
+			json_array_append_new(medians, m ? num(ptb_median_inplace(x, m)) : json_null());
+		}
+		out = json_pack("{s:i, s:o, s:o, s:o, s:o}", "code_layouts", sp.groups,
+				"share", num(sp.share), "between_pct", num(sp.between_pct),
+				"within_pct", num(sp.within_pct), "medians", medians);
+	}
+	free(est);
+	free(x);
+	free(group);
+	return out;
+}
+
 json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *trials,
 			 const double *est, int n, const char *stop, double target_pct,
 			 double drift_pct, enum ptb_status fail, const char *fail_reason)
@@ -239,6 +285,8 @@ json_t *ptb_point_record(const struct ptb_bench *b, json_t *params, json_t *tria
 		}
 		const json_t *typical = typical_trial(trials, s.value);
 		json_t *v;
+		if ((v = layout_json(trials)))
+			json_object_set_new(r, "layout", v);
 		if (typical && (v = json_object_get(typical, "binding")))
 			json_object_set(r, "binding", v);
 		if (typical && (v = json_object_get(typical, "notes")))

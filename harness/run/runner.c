@@ -85,6 +85,7 @@ static json_t *trials_json(const struct ptb_run_opts *o)
 	if (o->run_budget_s > 0)
 		json_object_set_new(t, "run_budget_s", json_real(o->run_budget_s));
 	json_object_set_new(h, "trials", t);
+	json_object_set_new(h, "layout", ptb_layout_context(o->layout));
 	return h;
 }
 

@@ -14,6 +14,7 @@
 #include "engine/measure.h"
 #include "ptbench.h"
 #include "report/report.h"
+#include "run/layout.h"
 
 struct ptb_run_opts {
 	const char *const *patterns; int npatterns;   /* -b */
@@ -32,6 +33,7 @@ struct ptb_run_opts {
 	const char *out_path;                         /* NULL: default name */
 	enum ptb_format format;
 	const char *command;                          /* as typed */
+	enum ptb_layout_mode layout;                  /* --layout: varied (0) or fixed */
 };
 
 /* Exit status of `ptbench run`: 0 all points ran (ok/unstable/na),

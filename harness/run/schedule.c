@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/layout.h"
 #include "run/record.h"
 #include "run/suite.h"
 #include "run/worker.h"
@@ -40,6 +41,7 @@ struct tpoint {
 	int lost_in_row;
 	double spent_s;
 	bool finished;
+	struct ptb_layout_deck deck; /* the code layouts of its next trials */
 	enum ptb_status fail_status; /* PTB_OK, or why the point failed */
 	char fail_reason[256];
 };
@@ -53,6 +55,7 @@ struct sched {
 	struct tpoint *pts;
 	int npts, cap;
 	struct ptb_rng rng;
+	struct ptb_rng layout_rng;   /* apart, so that the rounds' order stays the seed's */
 	struct ptb_side side;
 	struct ptb_worker worker;
 	int round;
@@ -75,6 +78,7 @@ static int add_point(struct sched *s, int job, int id, const char *const *values
 		.job = job, .sweep_id = id, .trials = json_array(),
 		.params = ptb_params_json(s->jobs[job].b, values),
 	};
+	ptb_layout_deck_init(&s->pts[s->npts - 1].deck);
 	return 0;
 }
 
@@ -209,12 +213,14 @@ static void finish(struct sched *s, struct tpoint *pt, const char *stop)
 
 /* ---- one trial ---------------------------------------------------------- */
 
-static json_t *request(const struct sched *s, const struct tpoint *pt)
+static json_t *request(struct sched *s, struct tpoint *pt)
 {
 	const struct ptb_run_opts *o = s->rs->o;
-	return json_pack("{s:s, s:O, s:o, s:b}", "bench", s->jobs[pt->job].b->name,
-			 "params", pt->params, "limits", ptb_limits_json(&o->limits),
-			 "quick", o->quick);
+	json_t *req = json_pack("{s:s, s:O, s:o, s:b}", "bench", s->jobs[pt->job].b->name,
+				"params", pt->params, "limits", ptb_limits_json(&o->limits),
+				"quick", o->quick);
+	ptb_layout_request(req, o->layout, ptb_layout_draw(&pt->deck, &s->layout_rng));
+	return req;
 }
 
 static void keep_estimate(struct tpoint *pt, double x, int round)
@@ -387,6 +393,7 @@ void ptb_schedule_run(struct ptb_run_state *rs, struct ptb_job *jobs, int njobs,
 	for (int j = 0; j < njobs; j++)
 		s.sweeps[j] = jobs[j].b ? ptb_job_sweep(&jobs[j]) : NULL;
 	ptb_rng_seed(&s.rng, rs->o->seed);
+	ptb_rng_seed(&s.layout_rng, rs->o->seed ^ 0x6c61796f7574ULL);
 	for (collect(&s); any_unfinished(&s) && !ptb_run_interrupted; collect(&s))
 		run_round(&s);
 	ptb_worker_stop(&s.worker);

@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <alloca.h>
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -158,12 +159,35 @@ static int request_values(const struct ptb_bench *b, const json_t *params,
 	return 0;
 }
 
+/* The point measured below a stack moved down by `offset` bytes: where
+ * the measured loop's locals fall relative to cache lines and 4 KiB
+ * aliasing is part of the trial's layout (docs/design.md section 17). */
+static __attribute__((noinline)) json_t *measure_below(const struct ptb_limits *l, bool quick,
+							struct ptb_point *p, size_t offset)
+{
+	volatile char *pad = alloca(offset + 1);
+	pad[0] = 0;
+	return measure_point(l, quick, p);
+}
+
+/* The layout a request asks for: a copy of the benchmark's code
+ * (0 .. PTB_LAYOUT_COUNT-1) and a stack offset; -1 and 0 without. */
+static int request_layout(const json_t *req, size_t *stack_offset)
+{
+	json_int_t k = json_integer_value(json_object_get(req, "layout"));
+	json_int_t off = json_integer_value(json_object_get(req, "stack_offset"));
+	*stack_offset = off > 0 && off <= PTB_STACK_OFFSET_MAX ? (size_t)off : 0;
+	return json_is_integer(json_object_get(req, "layout")) && k >= 0 &&
+	       k < PTB_LAYOUT_COUNT ? (int)k : -1;
+}
+
 static json_t *run_trial(const struct ptb_system *sys, const json_t *req, char *err,
 			 size_t errlen)
 {
 	const char *name = json_string_value(json_object_get(req, "bench"));
 	const struct ptb_bench *b = ptb_bench_find(name);
 	struct ptb_limits l;
+	size_t stack_offset;
 	if (!b) {
 		snprintf(err, errlen, "no benchmark named '%s'", name ? name : "(none)");
 		return NULL;
@@ -172,10 +196,18 @@ static json_t *run_trial(const struct ptb_system *sys, const json_t *req, char *
 		snprintf(err, errlen, "malformed limits");
 		return NULL;
 	}
-	struct ptb_point p = { .bench = b, .sys = sys };
-	request_values(b, json_object_get(req, "params"), p.value);
+	int layout = request_layout(req, &stack_offset);
+	const struct ptb_bench *copy = ptb_bench_in_layout(b, layout);
+	struct ptb_point p = { .bench = copy, .sys = sys };
+	request_values(copy, json_object_get(req, "params"), p.value);
 	double t0 = ptb_now_s();
-	json_t *rec = measure_point(&l, json_is_true(json_object_get(req, "quick")), &p);
+	json_t *rec = measure_below(&l, json_is_true(json_object_get(req, "quick")), &p,
+				    stack_offset);
+	/* The layout the trial really ran in: a benchmark without copies
+	 * (a test's) ran in the build's own. */
+	if (copy != b)
+		json_object_set_new(rec, "layout", json_pack("{s:i, s:I}", "code", layout,
+							     "stack", (json_int_t)stack_offset));
 	json_object_set_new(rec, "worker", json_integer(getpid()));
 	json_object_set_new(rec, "elapsed_s", json_real(ptb_now_s() - t0));
 	return rec;
