@@ -115,7 +115,7 @@ check "-o: stderr says where the report went" grep -q "report saved in gate.csv"
 "$P" ab --time 20 $sure "$P" "$P" $q -p threads=1 --format json -o gate.json >out.txt 2>err.txt
 rc=$?
 check "-o and --format after HEAD work too: exit 0 (got $rc)" \
-	sh -c "test $rc = 0 && test ! -s out.txt && test \"\$($JGET gate.json schema)\" = ptbench-ab/2"
+	sh -c "test $rc = 0 && test ! -s out.txt && test \"\$($JGET gate.json schema)\" = ptbench-ab/3"
 ls | grep -q '\.tmp\.' && not_ok "no temporary file is left" || ok "no temporary file is left"
 
 bad_input() { # bad_input DESCRIPTION ARGS...: exit 2, one line, nothing written

@@ -52,10 +52,32 @@ static void unjudged(void)
 	       "no interval is never a verdict, however the measuring ended");
 }
 
+/* How alpha is spent over points and looks: half at the last look, half
+ * shared by the interim ones; the false-verdict chances add up to alpha. */
+static void looks(void)
+{
+	tap_ok(ptb_ab_interim_looks(12) == 6, "min 12 pairs: interim looks at 12, 24, 48, 96, 192 "
+	       "and 384 (got %d)", ptb_ab_interim_looks(12));
+	tap_ok(ptb_ab_interim_looks(400) == 0 && ptb_ab_interim_looks(300) == 1,
+	       "min 400: no interim look; min 300: one");
+	tap_near(ptb_ab_look_level(0.05, 2, 12, true), 1 - 0.0125, 1e-15,
+		 "2 points: the last look at 1 - alpha/2/2 = 98.75 %%");
+	tap_near(ptb_ab_look_level(0.05, 2, 12, false), 1 - 0.025 / 12, 1e-15,
+		 "an interim look at 1 - alpha/2/(2 x 6)");
+	double spent = 0;
+	for (int m = 0; m < 3; m++)
+		spent += ptb_ab_interim_looks(12) * (1 - ptb_ab_look_level(0.05, 3, 12, false)) +
+			 (1 - ptb_ab_look_level(0.05, 3, 12, true));
+	tap_near(spent, 0.05, 1e-12, "3 points, every look: the union bound spends alpha exactly");
+	tap_near(ptb_ab_look_level(0.05, 2, 400, true), 1 - 0.025, 1e-15,
+		 "without interim looks the last look has all of alpha: 1 - alpha/2");
+}
+
 int main(void)
 {
 	limits();
 	unjudged();
+	looks();
 	tap_done();
 	return tap_exit();
 }

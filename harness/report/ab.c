@@ -77,13 +77,17 @@ static void print_md(FILE *out, const struct ptb_ab_report *r)
 	int count[4] = { 0 }, failed = 0;
 	fprintf(out, "base: %s\nhead: %s\n", r->base, r->head);
 	fprintf(out, "Each point's trials alternate between base and head in pairs, in a random "
-		"order (seed %llu).\nA point is a regression when the whole %.4g %% CI of "
-		"head/base (the median of its pairs'\nratios) lies above +%g %%, an "
-		"improvement below -%g %%, the same within +-%g %%;\notherwise "
-		"inconclusive.  The chance of any false verdict in this comparison is at "
-		"most\n%g %% (Bonferroni over %d points and up to %d looks at each).  %s\n\n",
-		r->seed, 100 * r->level, r->threshold_pct, r->threshold_pct, r->threshold_pct,
-		100 * r->alpha, r->n, r->looks,
+		"order (seed %llu),\n%s.  A point is a regression when the whole CI of head/base "
+		"(the Hodges-Lehmann\nestimate of its pairs' ratios, with the signed-rank "
+		"interval) lies above +%g %%, an\nimprovement below -%g %%, the same within "
+		"+-%g %%; otherwise inconclusive.  The CI is\n%.4g %% at a point's last look and "
+		"%.4g %% at each of up to %d earlier looks, so that the\nchance of any false "
+		"verdict in this comparison is at most %g %% over its %d points.  %s\n\n",
+		r->seed, r->layout && !strcmp(r->layout, "fixed") ?
+		"each side in its own build's code layout" :
+		"both trials of a pair in one code layout drawn for it",
+		r->threshold_pct, r->threshold_pct, r->threshold_pct, 100 * r->level,
+		100 * r->interim_level, r->looks, 100 * r->alpha, r->n,
 		r->interrupted ? "INTERRUPTED: the verdicts are incomplete." : "");
 	fprintf(out, "| Point | Pairs | Base (µs) | Head (µs) | Change | CI | Detectable | "
 		"Verdict |\n|---|---:|---:|---:|---:|---|---:|---|\n");
@@ -166,11 +170,13 @@ static void print_json(FILE *out, const struct ptb_ab_report *r)
 	for (int i = 0; i < r->n; i++)
 		json_array_append_new(pts, point_json(&r->pts[i]));
 	json_t *absent = r->absent ? json_deep_copy(r->absent) : json_object();
-	json_t *doc = json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I, s:i, s:f, s:b, s:o, s:o}",
-				"schema", "ptbench-ab/2", "base", r->base, "head", r->head,
+	json_t *doc = json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:f, s:I, s:i, s:s, s:f, s:b, "
+				"s:o, s:o}",
+				"schema", "ptbench-ab/3", "base", r->base, "head", r->head,
 				"threshold_pct", r->threshold_pct, "alpha", r->alpha,
-				"ci_level", r->level, "seed", (json_int_t)r->seed,
-				"looks", r->looks,
+				"ci_level", r->level, "interim_ci_level", r->interim_level,
+				"seed", (json_int_t)r->seed, "interim_looks", r->looks,
+				"layout", r->layout ? r->layout : "varied",
 				"seconds", r->seconds, "interrupted", r->interrupted,
 				"not_on_this_machine", absent, "points", pts);
 	json_dumpf(doc, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER);

@@ -28,16 +28,19 @@ struct ptb_ab_point {
 
 struct ptb_ab_report {
 	const char *base, *head;       /* the programs, as given */
-	double threshold_pct, alpha, level;
+	double threshold_pct, alpha;
+	double level;                  /* of a point's last look */
+	double interim_level;          /* of each look before it */
 	unsigned long long seed;
 	double seconds;
 	bool interrupted;
 	int n;
-	int looks;                     /* per point, at most */
+	int looks;                     /* interim looks per point, at most */
 	struct ptb_ab_point *pts;
 	/* Placements this machine cannot have, whose points were left out:
 	 * { "smt": "needs 2 PUs in one core; ..." }, or NULL. */
 	const json_t *absent;
+	const char *layout;            /* "varied": pairs in a drawn layout; "fixed" */
 };
 
 enum ptb_ab_format { PTB_AB_MD, PTB_AB_CSV, PTB_AB_JSON, PTB_AB_FORMATS };

@@ -2,13 +2,14 @@
 /*
  * The A/B comparison (see ab.h).  Every round starts a fresh worker of each
  * side and visits every undecided point once, in a random order; a visit is
- * one pair: a trial of BASE and one of HEAD, in a random order.  A point is
- * looked at when its pairs reach the minimum, then twice, four times ... as
- * many, and once more when the budget is spent; it is decided at the first
- * look whose verdict is not inconclusive.  Every look of every point is
- * judged at 1 - alpha / (points x looks), so that the chance of any false
- * verdict in the whole comparison stays at most alpha however early it
- * stops (Bonferroni over looks as well as points).  A trial that fails on either
+ * one pair: a trial of BASE and one of HEAD, in a random order, both in one
+ * code layout drawn for the pair.  A point is looked at when its pairs
+ * reach the minimum, then twice, four times ... as many, and once more
+ * when the budget is spent; it is decided at the first look whose verdict
+ * is not inconclusive.  Half of alpha goes to the last look and half is
+ * shared by the interim ones, each split over the points, so that the
+ * chance of any false verdict in the whole comparison stays at most alpha
+ * however early it stops (ptb_ab_look_level).  A trial that fails on either
  * side ends that point: the comparison then exits 2 and says which side.
  *
  * --time is a deadline: no trial starts after it, and a trial still
@@ -218,29 +219,46 @@ static enum side_outcome trial(struct ab *a, struct apoint *p, int s, struct ptb
 	return *est > 0 && isfinite(*est) ? SIDE_DONE : SIDE_FAILED;
 }
 
-/* The looks a point can get: at min_pairs x 2^k up to MAX_PAIRS, and the
- * last one when the budget is spent (or at MAX_PAIRS, which ends the point
- * before the budget can). */
-int ptb_ab_looks(int min_pairs)
+/* The looks a point can get before its last: at min_pairs x 2^k below
+ * MAX_PAIRS.  The last comes when the budget is spent, or at MAX_PAIRS,
+ * which ends the point before the budget can. */
+int ptb_ab_interim_looks(int min_pairs)
 {
-	int looks = 1;
-	for (int n = min_pairs; n <= MAX_PAIRS; n *= 2)
+	int looks = 0;
+	for (int n = min_pairs; n < MAX_PAIRS; n *= 2)
 		looks++;
 	return looks;
 }
 
+/* The level of a look's interval.  Half of alpha goes to the last look,
+ * half is shared by the interim ones, each share split over the m points:
+ * the chance of any false verdict stays at most alpha (a union bound over
+ * points and looks), and the last look, where the close points are
+ * decided, is judged at 1 - alpha/2m rather than at 1 - alpha/(m x looks).
+ * An interim look only needs to stop the clear points early. */
+double ptb_ab_look_level(double alpha, int points, int min_pairs, bool last)
+{
+	int m = points > 0 ? points : 1, interim = ptb_ab_interim_looks(min_pairs);
+	if (interim == 0)   /* the last look is the only one */
+		return 1 - alpha / m;
+	return 1 - alpha / 2 / (m * (last ? 1 : interim));
+}
+
 static bool is_look(const struct ab *a, const struct apoint *p)
 {
-	for (int n = a->o->min_pairs; n <= MAX_PAIRS; n *= 2)
+	for (int n = a->o->min_pairs; n < MAX_PAIRS; n *= 2)
 		if (p->n == n)
 			return true;
 	return p->n >= MAX_PAIRS;
 }
 
-static void judge(struct ab *a, struct apoint *p)
+/* A look at a point: interim, or its last (MAX_PAIRS reached, or the
+ * measuring over). */
+static void judge(struct ab *a, struct apoint *p, bool last)
 {
-	ptb_paired_judge(p->lr, p->n, a->npts * ptb_ab_looks(a->o->min_pairs), a->o->alpha,
-			 a->o->threshold_pct, &p->out.judged);
+	double level = ptb_ab_look_level(a->o->alpha, a->npts, a->o->min_pairs,
+					 last || p->n >= MAX_PAIRS);
+	ptb_paired_judge(p->lr, p->n, level, a->o->threshold_pct, &p->out.judged);
 	p->looked = true;
 	for (int s = 0; s < 2; s++) {
 		double *x = ptb_array_realloc(NULL, (size_t)p->n, sizeof *x);
@@ -296,10 +314,10 @@ static bool decided(const struct apoint *p)
  * a look (many points, many looks). */
 static int pairs_needed(const struct ab *a)
 {
-	int looks = ptb_ab_looks(a->o->min_pairs), lo, hi;
-	double level = 1 - a->o->alpha / ((a->npts ? a->npts : 1) * looks), exact;
+	double level = ptb_ab_look_level(a->o->alpha, a->npts, a->o->min_pairs, true), exact;
 	int n = a->o->min_pairs;
-	while (n < MAX_PAIRS && !ptb_median_ranks_at(n, level, &lo, &hi, &exact))
+	long k;
+	while (n < MAX_PAIRS && !ptb_walsh_ranks_at(n, level, &k, &exact))
 		n++;
 	return n;
 }
@@ -347,7 +365,7 @@ static bool run_round(struct ab *a, int *order)
 			continue;
 		if (!is_look(a, p))
 			continue;
-		judge(a, p);
+		judge(a, p, false);
 		p->done = decided(p);
 	}
 	for (int s = 0; s < 2; s++)
@@ -383,7 +401,7 @@ static void settle(struct ab *a)
 		if (p->failed)
 			continue;
 		if (!p->done && p->n >= a->o->min_pairs && (!p->looked || p->out.judged.n != p->n))
-			judge(a, p);
+			judge(a, p, true);
 		if (ptb_ab_unjudged(p->n, p->looked, isfinite(p->out.judged.ratio_lo), &end,
 				    p->out.not_compared, sizeof p->out.not_compared))
 			p->out.judged.n = p->n;
@@ -416,12 +434,15 @@ static int exit_status(const struct ab *a, bool interrupted)
  * saved (it then went to stdout). */
 static int report(const struct ab *a, double seconds, bool interrupted)
 {
-	int looks = ptb_ab_looks(a->o->min_pairs), rc = -1;
+	int rc = -1;
 	json_t *absent = absent_json(a);
-	struct ptb_ab_report r = { a->o->program[0], a->o->program[1], a->o->threshold_pct,
-				   a->o->alpha, 1 - a->o->alpha / ((a->npts ? a->npts : 1) * looks),
-				   a->o->run.seed, seconds, interrupted, a->npts, looks, NULL,
-				   absent };
+	struct ptb_ab_report r = {
+		a->o->program[0], a->o->program[1], a->o->threshold_pct, a->o->alpha,
+		ptb_ab_look_level(a->o->alpha, a->npts, a->o->min_pairs, true),
+		ptb_ab_look_level(a->o->alpha, a->npts, a->o->min_pairs, false),
+		a->o->run.seed, seconds, interrupted, a->npts,
+		ptb_ab_interim_looks(a->o->min_pairs), NULL, absent,
+		ptb_layout_mode_name(a->o->run.layout) };
 	struct ptb_ab_point *pts = calloc((size_t)a->npts + 1, sizeof *pts);
 	char err[512];
 	if (pts) {

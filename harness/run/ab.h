@@ -28,9 +28,12 @@ struct ptb_ab_opts {
 	const char *out_path;          /* -o: the report goes there; NULL: stdout */
 };
 
-/* How many times a point may be judged: at min_pairs, twice, four times
- * ... as many, and when the budget is spent. */
-int ptb_ab_looks(int min_pairs);
+/* How many times a point may be judged before its last look: at
+ * min_pairs, twice, four times ... as many, below the most pairs a point
+ * gets; and the level of a look's interval for `points` points compared
+ * at family-wise alpha (ab.c says how alpha is spent). */
+int ptb_ab_interim_looks(int min_pairs);
+double ptb_ab_look_level(double alpha, int points, int min_pairs, bool last);
 
 /* How long the next trial may take when the comparison must end at
  * `deadline`: the trial's own timeout, cut to the time left.  <= 0: start
