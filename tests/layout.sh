@@ -73,6 +73,12 @@ rc=$?
 check "ab A/A: exit 0 (got $rc)" test "$rc" = 0
 check "ab: the report says varied" test "$($JGET ab.json layout)" = varied
 check "ab: no side ran in its own layout" sh -c "! grep -q 'own code layout' ab.err"
+n=$($JGET ab.json points.0.pairs)
+codes=$($JGET ab.json 'points.0.pair_trials.*.2' | sort -n | uniq -c | awk '{ print $1 }' | sort -n | tail -1)
+check "ab: every pair recorded with its layout, the copies dealt evenly ($n pairs judged)" \
+	sh -c "test \$($JGET ab.json 'points.0.pair_trials.*.2' | wc -l) -ge $n &&
+	       test \$($JGET ab.json 'points.0.pair_trials.*.2' | awk '\$1 < 0 || \$1 > 7' | wc -l) = 0 &&
+	       test $codes -le \$(( ($n + 7) / 8 + 1 ))"
 "$PTBENCH" ab --format json --threshold 1000 --alpha 0.5 --min-pairs 3 "$PTBENCH" "$PTBENCH" \
 	--quick -b spin.lockunlock --layout fixed >abf.json 2>abf.err
 check "ab --layout fixed: recorded, and no side named" \

@@ -161,6 +161,14 @@ static json_t *point_json(const struct ptb_ab_point *p)
 	json_object_set_new(o, "detectable_pct", num(judged ? p->judged.detectable_pct : NAN));
 	json_object_set_new(o, "base_ns", num(judged ? p->base_ns : NAN));
 	json_object_set_new(o, "head_ns", num(judged ? p->head_ns : NAN));
+	/* The pairs themselves, so that a verdict can be checked or judged
+	 * again by another rule. */
+	json_t *pairs = json_array();
+	for (int i = 0; i < p->npairs && p->pair_ns[0] && p->pair_ns[1]; i++)
+		json_array_append_new(pairs, json_pack("[o, o, i]", num(p->pair_ns[0][i]),
+						       num(p->pair_ns[1][i]),
+						       p->pair_layout ? p->pair_layout[i] : -1));
+	json_object_set_new(o, "pair_trials", pairs);
 	return o;
 }
 

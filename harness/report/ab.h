@@ -23,6 +23,12 @@ struct ptb_ab_point {
 	json_t *params;
 	struct ptb_paired judged;
 	double base_ns, head_ns;       /* medians of each side's trials */
+	/* Every completed pair, in order: each side's estimate and the code
+	 * layout both ran in (-1: each its own); npairs may exceed judged.n
+	 * by pairs measured after the last look. */
+	const double *pair_ns[2];
+	const int *pair_layout;
+	int npairs;
 	char not_compared[256];        /* why it has no verdict, or "" */
 };
 

@@ -48,6 +48,7 @@ struct apoint {
 	struct ptb_ab_point out;
 	const struct ptb_bench *b;
 	double *lr, *ns[2];
+	int *code;                     /* each pair's code layout, -1: fixed */
 	int n, cap;
 	bool done;
 	bool looked;                   /* judged at least once */
@@ -140,6 +141,11 @@ static int grow(struct apoint *p)
 	double *lr = ptb_array_realloc(p->lr, (size_t)cap, sizeof *lr);
 	if (lr)
 		p->lr = lr;
+	int *code = ptb_array_realloc(p->code, (size_t)cap, sizeof *code);
+	if (code)
+		p->code = code;
+	if (!code)
+		return -1;
 	for (int s = 0; s < 2; s++) {
 		double *ns = ptb_array_realloc(p->ns[s], (size_t)cap, sizeof *ns);
 		if (ns)
@@ -300,6 +306,7 @@ static bool pair(struct ab *a, struct apoint *p)
 	}
 	p->ns[0][p->n] = est[0];
 	p->ns[1][p->n] = est[1];
+	p->code[p->n] = a->o->run.layout == PTB_LAYOUT_VARIED ? l.code : -1;
 	p->lr[p->n++] = log(est[1] / est[0]);
 	return true;
 }
@@ -446,8 +453,13 @@ static int report(const struct ab *a, double seconds, bool interrupted)
 	struct ptb_ab_point *pts = calloc((size_t)a->npts + 1, sizeof *pts);
 	char err[512];
 	if (pts) {
-		for (int i = 0; i < a->npts; i++)
+		for (int i = 0; i < a->npts; i++) {
 			pts[i] = a->pts[i].out;
+			pts[i].pair_ns[0] = a->pts[i].ns[0];
+			pts[i].pair_ns[1] = a->pts[i].ns[1];
+			pts[i].pair_layout = a->pts[i].code;
+			pts[i].npairs = a->pts[i].n;
+		}
 		r.pts = pts;
 		rc = ptb_ab_write(&r, a->o->format, a->o->out_path, stdout, err, sizeof err);
 	} else {
@@ -529,6 +541,7 @@ int ptb_ab_run(const struct ptb_ab_opts *o)
 	for (int i = 0; i < a.npts; i++) {
 		json_decref(a.pts[i].out.params);
 		free(a.pts[i].lr);
+		free(a.pts[i].code);
 		free(a.pts[i].ns[0]);
 		free(a.pts[i].ns[1]);
 	}
