@@ -50,7 +50,7 @@ check "every include follows the dependency table${bad:+:$bad}" test -z "$bad"
 # (which implements harness/ptbench.h), never in platform/ directly.
 objs=$(ls "$build"/bench/*.o 2>/dev/null)
 if [ -n "$objs" ] && command -v nm >/dev/null; then
-	defined=$(nm -g --defined-only "$build"/bench/*.o "$build"/harness/engine/*.o 2>/dev/null |
+	defined=$(nm -g --defined-only "$build"/bench/*.o "$build"/bench/layout/*.o "$build"/harness/engine/*.o 2>/dev/null |
 		awk 'NF == 3 { print $3 }' | sort -u)
 	used=$(nm -g --undefined-only $objs | awk '$2 ~ /^ptb_/ { print $2 }' | sort -u)
 	outside=$(echo "$used" | while read -r s; do

@@ -58,6 +58,9 @@ static void looks(void)
 {
 	tap_ok(ptb_ab_interim_looks(12) == 6, "min 12 pairs: interim looks at 12, 24, 48, 96, 192 "
 	       "and 384 (got %d)", ptb_ab_interim_looks(12));
+	tap_ok(ptb_ab_is_look(12, 12) && ptb_ab_is_look(384, 12) && !ptb_ab_is_look(13, 12) &&
+	       !ptb_ab_is_look(96 + 1, 12) && ptb_ab_is_look(400, 12),
+	       "looks at 12 x 2^k, and at the most pairs a point gets (400)");
 	tap_ok(ptb_ab_interim_looks(400) == 0 && ptb_ab_interim_looks(300) == 1,
 	       "min 400: no interim look; min 300: one");
 	tap_near(ptb_ab_look_level(0.05, 2, 12, true), 1 - 0.0125, 1e-15,

@@ -40,7 +40,7 @@
 #include "stats/random.h"
 #include "text/size.h"
 
-#define MAX_PAIRS 400
+#define MAX_PAIRS PTB_AB_MAX_PAIRS
 
 static const char *const side_name[2] = { "base", "head" };
 
@@ -159,12 +159,6 @@ static int grow(struct apoint *p)
 	return 0;
 }
 
-double ptb_ab_trial_limit(double timeout_s, double now, double deadline, bool *cut)
-{
-	double left = deadline - now;
-	*cut = left < timeout_s;
-	return *cut ? left : timeout_s;
-}
 
 enum side_outcome {
 	SIDE_DONE,      /* an estimate */
@@ -225,38 +219,6 @@ static enum side_outcome trial(struct ab *a, struct apoint *p, int s, struct ptb
 	return *est > 0 && isfinite(*est) ? SIDE_DONE : SIDE_FAILED;
 }
 
-/* The looks a point can get before its last: at min_pairs x 2^k below
- * MAX_PAIRS.  The last comes when the budget is spent, or at MAX_PAIRS,
- * which ends the point before the budget can. */
-int ptb_ab_interim_looks(int min_pairs)
-{
-	int looks = 0;
-	for (int n = min_pairs; n < MAX_PAIRS; n *= 2)
-		looks++;
-	return looks;
-}
-
-/* The level of a look's interval.  Half of alpha goes to the last look,
- * half is shared by the interim ones, each share split over the m points:
- * the chance of any false verdict stays at most alpha (a union bound over
- * points and looks), and the last look, where the close points are
- * decided, is judged at 1 - alpha/2m rather than at 1 - alpha/(m x looks).
- * An interim look only needs to stop the clear points early. */
-double ptb_ab_look_level(double alpha, int points, int min_pairs, bool last)
-{
-	int m = points > 0 ? points : 1, interim = ptb_ab_interim_looks(min_pairs);
-	if (interim == 0)   /* the last look is the only one */
-		return 1 - alpha / m;
-	return 1 - alpha / 2 / (m * (last ? 1 : interim));
-}
-
-static bool is_look(const struct ab *a, const struct apoint *p)
-{
-	for (int n = a->o->min_pairs; n < MAX_PAIRS; n *= 2)
-		if (p->n == n)
-			return true;
-	return p->n >= MAX_PAIRS;
-}
 
 /* A look at a point: interim, or its last (MAX_PAIRS reached, or the
  * measuring over). */
@@ -370,7 +332,7 @@ static bool run_round(struct ab *a, int *order)
 				p->out.bench, p->n);
 		if (!pair(a, p))
 			continue;
-		if (!is_look(a, p))
+		if (!ptb_ab_is_look(p->n, a->o->min_pairs))
 			continue;
 		judge(a, p, false);
 		p->done = decided(p);
@@ -380,22 +342,6 @@ static bool run_round(struct ab *a, int *order)
 	return n > 0;
 }
 
-bool ptb_ab_unjudged(int n, bool looked, bool has_ci, const struct ptb_ab_end *end, char *why,
-		     size_t len)
-{
-	if (looked && has_ci)
-		return false;
-	if (looked)
-		snprintf(why, len, "%d pairs are too few for an interval at the comparison's level", n);
-	else if (end->interrupted)
-		snprintf(why, len, "interrupted after %d of the %d pairs needed", n, end->min_pairs);
-	else if (end->time_up)
-		snprintf(why, len, "%d of the %d pairs needed within --time %g s", n, end->min_pairs,
-			 end->budget_s);
-	else
-		snprintf(why, len, "%d pairs, never judged", n);
-	return true;
-}
 
 /* When the measuring ends, a point with its minimum of pairs gets its last
  * look; a point that still has no verdict says why. */

@@ -28,11 +28,16 @@ struct ptb_ab_opts {
 	const char *out_path;          /* -o: the report goes there; NULL: stdout */
 };
 
+/* The most pairs a point gets: its last look comes at the latest then. */
+#define PTB_AB_MAX_PAIRS 400
+
 /* How many times a point may be judged before its last look: at
  * min_pairs, twice, four times ... as many, below the most pairs a point
  * gets; and the level of a look's interval for `points` points compared
  * at family-wise alpha (ab.c says how alpha is spent). */
 int ptb_ab_interim_looks(int min_pairs);
+/* Whether a point with n pairs is looked at now. */
+bool ptb_ab_is_look(int n, int min_pairs);
 double ptb_ab_look_level(double alpha, int points, int min_pairs, bool last);
 
 /* How long the next trial may take when the comparison must end at
