@@ -77,17 +77,17 @@ static void print_md(FILE *out, const struct ptb_ab_report *r)
 	int count[4] = { 0 }, failed = 0;
 	fprintf(out, "base: %s\nhead: %s\n", r->base, r->head);
 	fprintf(out, "Each point's trials alternate between base and head in pairs, in a random "
-		"order (seed %llu),\n%s.  A point is a regression when the whole CI of head/base "
-		"(the Hodges-Lehmann\nestimate of its pairs' ratios, with the signed-rank "
-		"interval) lies above +%g %%, an\nimprovement below -%g %%, the same within "
-		"+-%g %%; otherwise inconclusive.  The CI is\n%.4g %% at a point's last look and "
-		"%.4g %% at each of up to %d earlier looks, so that the\nchance of any false "
-		"verdict in this comparison is at most %g %% over its %d points.  %s\n\n",
+		"order\n(seed %llu), %s.\nA point is a regression when the whole CI of head/base "
+		"(the median of its pairs'\nratios of median timings) lies above +%g %%, an "
+		"improvement below -%g %%, the\nsame within +-%g %%; otherwise inconclusive.  The "
+		"CI is %.4g %% at a point's last\nlook and %.4g %% at each of up to %d earlier "
+		"looks, so that the chance of any false\nverdict in this comparison is at most "
+		"%g %% over its %d point%s.  %s\n\n",
 		r->seed, r->layout && !strcmp(r->layout, "fixed") ?
 		"each side in its own build's code layout" :
 		"both trials of a pair in one code layout drawn for it",
 		r->threshold_pct, r->threshold_pct, r->threshold_pct, 100 * r->level,
-		100 * r->interim_level, r->looks, 100 * r->alpha, r->n,
+		100 * r->interim_level, r->looks, 100 * r->alpha, r->n, r->n == 1 ? "" : "s",
 		r->interrupted ? "INTERRUPTED: the verdicts are incomplete." : "");
 	fprintf(out, "| Point | Pairs | Base (µs) | Head (µs) | Change | CI | Detectable | "
 		"Verdict |\n|---|---:|---:|---:|---:|---|---:|---|\n");
@@ -165,9 +165,11 @@ static json_t *point_json(const struct ptb_ab_point *p)
 	 * again by another rule. */
 	json_t *pairs = json_array();
 	for (int i = 0; i < p->npairs && p->pair_ns[0] && p->pair_ns[1]; i++)
-		json_array_append_new(pairs, json_pack("[o, o, i]", num(p->pair_ns[0][i]),
+		json_array_append_new(pairs, json_pack("[o, o, i, o, o]", num(p->pair_ns[0][i]),
 						       num(p->pair_ns[1][i]),
-						       p->pair_layout ? p->pair_layout[i] : -1));
+						       p->pair_layout ? p->pair_layout[i] : -1,
+						       num(p->pair_mean[0] ? p->pair_mean[0][i] : NAN),
+						       num(p->pair_mean[1] ? p->pair_mean[1][i] : NAN)));
 	json_object_set_new(o, "pair_trials", pairs);
 	return o;
 }

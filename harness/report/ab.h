@@ -22,11 +22,13 @@ struct ptb_ab_point {
 	const char *bench;
 	json_t *params;
 	struct ptb_paired judged;
-	double base_ns, head_ns;       /* medians of each side's trials */
-	/* Every completed pair, in order: each side's estimate and the code
-	 * layout both ran in (-1: each its own); npairs may exceed judged.n
-	 * by pairs measured after the last look. */
+	double base_ns, head_ns;       /* medians of each side's trials' estimates */
+	/* Every completed pair, in order: each side's estimate (the trial's
+	 * median timing, which is judged), the code layout both ran in (-1:
+	 * each its own) and each side's mean timing; npairs may exceed
+	 * judged.n by pairs measured after the last look. */
 	const double *pair_ns[2];
+	const double *pair_mean[2];
 	const int *pair_layout;
 	int npairs;
 	char not_compared[256];        /* why it has no verdict, or "" */

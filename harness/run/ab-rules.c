@@ -1,16 +1,34 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The rules of the A/B gate that need none of its state (see ab.h): how
- * long a trial may take before the deadline, when a point is looked at
- * and at what level, and why a point went without a verdict.
+ * The rules of the A/B gate that need none of its state (see ab.h): which
+ * points a machine cannot have, how long a trial may take before the
+ * deadline, when a point is looked at and at what level, and why a point
+ * went without a verdict.
  */
 #include "config.h"
 
 #include <stdio.h>
 
+#include "platform/topology.h"
 #include "run/ab.h"
 
 #define MAX_PAIRS PTB_AB_MAX_PAIRS
+
+int ptb_ab_absent_placement(const struct ptb_pair *pairs, const json_t *params)
+{
+	const char *name = json_string_value(json_object_get(params, "placement"));
+	int p = name ? ptb_placement_from_name(name) : -1;
+	return p >= 0 && !pairs[p].possible ? p : -1;
+}
+
+json_t *ptb_ab_absent_json(const struct ptb_pair *pairs, unsigned absent)
+{
+	json_t *o = json_object();
+	for (int p = 0; p < PTB_PLACEMENT_COUNT; p++)
+		if (absent & 1u << p)
+			json_object_set_new(o, ptb_placement_name(p), json_string(pairs[p].reason));
+	return o;
+}
 
 double ptb_ab_trial_limit(double timeout_s, double now, double deadline, bool *cut)
 {

@@ -47,7 +47,7 @@ static const char *const side_name[2] = { "base", "head" };
 struct apoint {
 	struct ptb_ab_point out;
 	const struct ptb_bench *b;
-	double *lr, *ns[2];
+	double *lr, *ns[2], *mean[2];  /* each pair's trials: median timing (judged), mean */
 	int *code;                     /* each pair's code layout, -1: fixed */
 	int n, cap;
 	bool done;
@@ -72,27 +72,6 @@ struct ab {
 	unsigned absent;               /* placements left out, bit per placement */
 };
 
-/* The placement of a point that this machine lacks, or -1: the point
- * would be N/A on both sides, no news about either, and is left out as
- * tables leave it out.  The machine is seen as the workers will see it
- * (machine/system.c, within the same allowed PUs). */
-static int absent_placement(const struct ab *a, const json_t *params)
-{
-	const char *name = json_string_value(json_object_get(params, "placement"));
-	int p = name ? ptb_placement_from_name(name) : -1;
-	return p >= 0 && !a->pair[p].possible ? p : -1;
-}
-
-/* { placement: why } of those left out, in the placements' order. */
-static json_t *absent_json(const struct ab *a)
-{
-	json_t *o = json_object();
-	for (int p = 0; p < PTB_PLACEMENT_COUNT; p++)
-		if (a->absent & 1u << p)
-			json_object_set_new(o, ptb_placement_name(p), json_string(a->pair[p].reason));
-	return o;
-}
-
 /* Every point the selection names (an adaptive range gives its coarse
  * points: refinement needs values, and a comparison has two). */
 static int collect(struct ab *a, struct ptb_job *jobs, int njobs)
@@ -103,7 +82,7 @@ static int collect(struct ab *a, struct ptb_job *jobs, int njobs)
 		struct ptb_sweep *s = jobs[j].b ? ptb_job_sweep(&jobs[j]) : NULL;
 		while (s && ptb_sweep_next(s, values, &id) == PTB_SWEEP_POINT) {
 			json_t *params = ptb_params_json(jobs[j].b, values);
-			int absent = absent_placement(a, params);
+			int absent = ptb_ab_absent_placement(a->pair, params);
 			if (absent >= 0) {
 				a->absent |= 1u << absent;
 				json_decref(params);
@@ -150,7 +129,10 @@ static int grow(struct apoint *p)
 		double *ns = ptb_array_realloc(p->ns[s], (size_t)cap, sizeof *ns);
 		if (ns)
 			p->ns[s] = ns;
-		if (!ns)
+		double *mean = ptb_array_realloc(p->mean[s], (size_t)cap, sizeof *mean);
+		if (mean)
+			p->mean[s] = mean;
+		if (!ns || !mean)
 			return -1;
 	}
 	if (!lr)
@@ -175,7 +157,7 @@ static bool ran_in_layout(const json_t *answer)
 
 /* One trial of one side in layout l, within the time left. */
 static enum side_outcome trial(struct ab *a, struct apoint *p, int s, struct ptb_layout l,
-			       double *est, char *why, size_t len)
+			       double *est, double *mean, char *why, size_t len)
 {
 	const struct ptb_run_opts *o = &a->o->run;
 	json_t *answer = NULL;
@@ -206,7 +188,13 @@ static enum side_outcome trial(struct ab *a, struct apoint *p, int s, struct ptb
 		const char *st = json_string_value(json_object_get(answer, "status"));
 		const char *reason = json_string_value(json_object_get(answer, "reason"));
 		if (st && (!strcmp(st, "ok") || !strcmp(st, "unstable"))) {
-			*est = json_number_value(json_object_get(answer, "mean"));
+			/* The trial's median timing: a preemption that hits a few
+			 * of its timings moves the mean, not the median (on a
+			 * loaded 2-PU machine the pairs' spread of means was ten
+			 * times that of medians, docs/ci.md). */
+			const json_t *median = json_object_get(answer, "median");
+			*mean = json_number_value(json_object_get(answer, "mean"));
+			*est = json_is_number(median) ? json_number_value(median) : *mean;
 			a->layout_ignored[s] |= o->layout == PTB_LAYOUT_VARIED &&
 						!ran_in_layout(answer);
 			snprintf(why, len, "%s without a finite positive estimate", st);
@@ -244,7 +232,7 @@ static void judge(struct ab *a, struct apoint *p, bool last)
 static bool pair(struct ab *a, struct apoint *p)
 {
 	char why[200];
-	double est[2];
+	double est[2], mean[2];
 	int first = (int)ptb_rng_below(&a->rng, 2);
 	struct ptb_layout l = ptb_layout_draw(&p->deck, &a->layout_rng);
 	if (grow(p) < 0) {
@@ -254,7 +242,7 @@ static bool pair(struct ab *a, struct apoint *p)
 	}
 	for (int k = 0; k < 2; k++) {
 		int s = first ^ k;
-		switch (trial(a, p, s, l, &est[s], why, sizeof why)) {
+		switch (trial(a, p, s, l, &est[s], &mean[s], why, sizeof why)) {
 		case SIDE_DONE:
 			break;
 		case SIDE_STOPPED:
@@ -268,6 +256,8 @@ static bool pair(struct ab *a, struct apoint *p)
 	}
 	p->ns[0][p->n] = est[0];
 	p->ns[1][p->n] = est[1];
+	p->mean[0][p->n] = mean[0];
+	p->mean[1][p->n] = mean[1];
 	p->code[p->n] = a->o->run.layout == PTB_LAYOUT_VARIED ? l.code : -1;
 	p->lr[p->n++] = log(est[1] / est[0]);
 	return true;
@@ -285,8 +275,8 @@ static int pairs_needed(const struct ab *a)
 {
 	double level = ptb_ab_look_level(a->o->alpha, a->npts, a->o->min_pairs, true), exact;
 	int n = a->o->min_pairs;
-	long k;
-	while (n < MAX_PAIRS && !ptb_walsh_ranks_at(n, level, &k, &exact))
+	int lo, hi;
+	while (n < MAX_PAIRS && !ptb_median_ranks_at(n, level, &lo, &hi, &exact))
 		n++;
 	return n;
 }
@@ -388,7 +378,7 @@ static int exit_status(const struct ab *a, bool interrupted)
 static int report(const struct ab *a, double seconds, bool interrupted)
 {
 	int rc = -1;
-	json_t *absent = absent_json(a);
+	json_t *absent = ptb_ab_absent_json(a->pair, a->absent);
 	struct ptb_ab_report r = {
 		a->o->program[0], a->o->program[1], a->o->threshold_pct, a->o->alpha,
 		ptb_ab_look_level(a->o->alpha, a->npts, a->o->min_pairs, true),
@@ -403,6 +393,8 @@ static int report(const struct ab *a, double seconds, bool interrupted)
 			pts[i] = a->pts[i].out;
 			pts[i].pair_ns[0] = a->pts[i].ns[0];
 			pts[i].pair_ns[1] = a->pts[i].ns[1];
+			pts[i].pair_mean[0] = a->pts[i].mean[0];
+			pts[i].pair_mean[1] = a->pts[i].mean[1];
 			pts[i].pair_layout = a->pts[i].code;
 			pts[i].npairs = a->pts[i].n;
 		}
@@ -456,7 +448,7 @@ int ptb_ab_run(const struct ptb_ab_opts *o)
 	}
 	a.need = pairs_needed(&a);
 	if (a.absent) {
-		json_t *absent = absent_json(&a);
+		json_t *absent = ptb_ab_absent_json(a.pair, a.absent);
 		char text[512];
 		ptb_ab_absent_text(text, sizeof text, absent);
 		json_decref(absent);
@@ -490,6 +482,8 @@ int ptb_ab_run(const struct ptb_ab_opts *o)
 		free(a.pts[i].code);
 		free(a.pts[i].ns[0]);
 		free(a.pts[i].ns[1]);
+		free(a.pts[i].mean[0]);
+		free(a.pts[i].mean[1]);
 	}
 	free(a.pts);
 	free(order);

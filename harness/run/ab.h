@@ -28,6 +28,15 @@ struct ptb_ab_opts {
 	const char *out_path;          /* -o: the report goes there; NULL: stdout */
 };
 
+/* The placement of a point that this machine lacks, or -1: the point
+ * would be N/A on both sides, no news about either, and is left out as
+ * tables leave it out.  The machine is seen as the workers will see it
+ * (machine/system.c, within the same allowed PUs).  And { placement: why }
+ * of those left out (a bit per placement), in the placements' order. */
+struct ptb_pair;
+int ptb_ab_absent_placement(const struct ptb_pair *pairs, const json_t *params);
+json_t *ptb_ab_absent_json(const struct ptb_pair *pairs, unsigned absent);
+
 /* The most pairs a point gets: its last look comes at the latest then. */
 #define PTB_AB_MAX_PAIRS 400
 
