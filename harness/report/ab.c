@@ -81,8 +81,8 @@ static void print_md(FILE *out, const struct ptb_ab_report *r)
 		"(the median of its pairs'\nratios of median timings) lies above +%g %%, an "
 		"improvement below -%g %%, the\nsame within +-%g %%; otherwise inconclusive.  The "
 		"CI is %.4g %% at a point's last\nlook and %.4g %% at each of up to %d earlier "
-		"looks, so that the chance of any false\nverdict in this comparison is at most "
-		"%g %% over its %d point%s.  %s\n\n",
+		"looks, so that the\nchance of any false verdict in this comparison is at most "
+		"%g %% over its %d point%s.\n%s\n\n",
 		r->seed, r->layout && !strcmp(r->layout, "fixed") ?
 		"each side in its own build's code layout" :
 		"both trials of a pair in one code layout drawn for it",
