@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#define PTB_CL_SCHEMA "ptbench-cluster/1"
 #define PTB_CL_MAX_THREADS 64
 
 struct ptb_cl {
@@ -70,8 +69,10 @@ void ptb_cl_hybrid_barrier(struct ptb_cl *c);
 void ptb_cl_hybrid_check(struct ptb_cl *c);
 void ptb_cl_pingpong(struct ptb_cl *c);
 
-/* nodesuite.c: `ptbench run` on every node before MPI_Init, then its
- * figures gathered into the document's node_rows. */
+/* nodesuite.c: before MPI_Init, `ptbench run` on every node (--suite
+ * default) or `ptbench info --json` (--suite hybrid); then each node's
+ * context gathered into context.nodes[].context and the suite's figures
+ * into the document's node_rows. */
 void ptb_cl_node_suite_run(struct ptb_cl *c);
 void ptb_cl_node_suite_gather(struct ptb_cl *c);
 

@@ -6,6 +6,7 @@
  */
 #include "config.h"
 #include "cluster/cluster.h"
+#include "record/cluster.h"
 #include "record/target.h"
 
 #include <signal.h>
@@ -105,19 +106,12 @@ static const char *launcher(void)
 
 static int report(int argc, char **argv)
 {
-	json_error_t e;
+	char err[512];
 	if (argc != 3)
 		bad("report wants one FILE%s", "");
-	json_t *doc = json_load_file(argv[2], 0, &e);
-	if (!doc) {
-		fprintf(stderr, "ptbench-mpi: %s: %s\n", argv[2], e.text);
-		exit(2);
-	}
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	if (!schema || strcmp(schema, PTB_CL_SCHEMA) != 0 ||
-	    !json_is_array(json_object_get(doc, "results")) ||
-	    !json_is_object(json_object_get(doc, "context")))
-		bad("%s: not a " PTB_CL_SCHEMA " file", argv[2]);
+	json_t *doc = ptb_cluster_load(argv[2], err, sizeof err);
+	if (!doc)
+		bad("%s", err);
 	ptb_cl_table(stdout, doc);
 	json_decref(doc);
 	return 0;
@@ -198,22 +192,21 @@ int main(int argc, char **argv)
 		bad("not started by an MPI launcher: run it as mpirun -n N ptbench-mpi %s "
 		    "(or srun, or mpiexec)", argv[1]);
 	bool writable = output_writable(c.out);
-	if (c.node_suite && writable)   /* before MPI_Init: its processes must not carry MPI */
+	if (writable)   /* before MPI_Init: its processes must not carry MPI */
 		ptb_cl_node_suite_run(&c);
 	start_mpi(&c, &argc, &argv);
 	if (!writable)
 		ptb_cl_fail(&c, "%s", output_err);
 	json_t *ctx = ptb_cl_context(&c, by);
 	if (c.rank == 0) {
-		c.doc = json_pack("{s:s,s:s,s:s,s:o,s:[]}", "schema", PTB_CL_SCHEMA, "version",
+		c.doc = json_pack("{s:s,s:s,s:s,s:o,s:[]}", "schema", PTB_CLUSTER_SCHEMA, "version",
 				  PACKAGE_VERSION, "status", "running", "context", ctx, "results");
 		char err[512];
 		if (ptb_cl_write(&c, "running", err, sizeof err) != 0)
 			ptb_cl_fail(&c, "%s", err);
 	}
 	inject_fault(&c);
-	if (c.node_suite)
-		ptb_cl_node_suite_gather(&c);
+	ptb_cl_node_suite_gather(&c);
 	ptb_cl_rollcall(&c, "clock synchronisation");
 	json_t *clock = ptb_cl_clock_sync(&c);
 	if (c.rank == 0)
