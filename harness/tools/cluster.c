@@ -19,9 +19,11 @@
 #include "record/model.h"
 #include "report/format.h"
 #include "report/legend.h"
+#include "report/report.h"
 #include "text/text.h"
 #include "tools/cluster.h"
 #include "tools/page.h"
+#include "tools/table.h"
 
 /* The widest grid: the per-node rows with a column per node. */
 #define CSV_WIDTH (1 + 2 + PTB_CLUSTER_NODE_COLUMNS + 4)
@@ -31,6 +33,7 @@ struct view {
 	enum ptb_grid_style style;
 	const json_t *doc, *ctx, *nodes;
 	unsigned used;          /* legend marks used */
+	struct ptb_footnotes fn;   /* why a cell is N/A, a node's warning */
 	int sections;           /* printed so far (CSV: rows of each carry its name) */
 };
 
@@ -43,6 +46,16 @@ static void node_name(const struct view *v, size_t i, char *buf, size_t len)
 		snprintf(buf, len, "rank%lld", (long long)json_integer_value(json_object_get(n, "rank")));
 	else
 		snprintf(buf, len, "%s", ptb_jstr(n, "host") ?: "?");
+}
+
+/* text with a numbered footnote's mark: "N/A [1]" */
+static void noted_cell(struct view *v, struct ptb_grid *g, int r, int c, const char *text,
+		       const char *note)
+{
+	char buf[160];
+	int n = note ? ptb_footnote(&v->fn, note) : 0;
+	snprintf(buf, sizeof buf, n > 0 ? "%s [%d]" : "%s", text, n);
+	ptb_grid_set(g, r, c, buf);
 }
 
 static void us_cell(struct ptb_grid *g, int r, int c, const json_t *v)
@@ -156,8 +169,14 @@ static int nodes_grid(struct view *v)
 		num_cell(&g, r, 5, json_object_get(nd, "rank"));
 		num_cell(&g, r, 6, json_object_get(o, "offset_ns"));
 		num_cell(&g, r, 7, json_object_get(o, "width_ns"));
-		if (json_is_true(json_object_get(nd, "fewer_pus_than_threads")))
-			ptb_grid_tail(&g, r, "  ! fewer PUs than threads");
+		if (json_is_true(json_object_get(nd, "fewer_pus_than_threads"))) {
+			char pus[32], note[160];
+			ptb_fmt_jnum(pus, sizeof pus, json_object_get(nd, "pus"));
+			snprintf(note, sizeof note, "fewer PUs than the %lld threads of its rank: they "
+				 "share PUs, and its figures are not those of its threads apart",
+				 (long long)json_integer_value(json_object_get(v->ctx, "threads")));
+			noted_cell(v, &g, r, 4, pus, note);
+		}
 	}
 	emit(v, "Nodes", "node", &g);
 	return 0;
@@ -258,10 +277,9 @@ static int cross_grid(struct view *v)
 			ptb_grid_set(&g, r, 4, buf);
 		}
 		/* an unstable figure's mark says it; why a point has none is told */
-		if (!json_is_number(json_object_get(rec, "value")) && ptb_jstr(rec, "reason")) {
-			snprintf(buf, sizeof buf, "  %s", ptb_jstr(rec, "reason"));
-			ptb_grid_tail(&g, r, buf);
-		}
+		if (!json_is_number(json_object_get(rec, "value")))
+			noted_cell(v, &g, r, 2, !strcmp(ptb_jstr(rec, "status"), "na") ? "N/A"
+				   : ptb_jstr(rec, "status"), ptb_jstr(rec, "reason"));
 		r++;
 	}
 	emit(v, "Across nodes (µs, the slowest rank's)", "cross_node", &g);
@@ -323,31 +341,47 @@ static void job_lines(struct view *v)
 	}
 }
 
-static void legend(struct view *v)
+/* The legend of the marks used and the numbered notes, as `ptbench
+ * table` prints them (tools/table-notes.c); in CSV as rows of their own. */
+static int notes(struct view *v)
 {
-	char line[256];
-	if (!v->used || v->style == PTB_GRID_CSV)
-		return;
-	fputc('\n', v->out);
-	for (int i = 0; ptb_legend_line(v->used, i, line, sizeof line); i++) {
-		if (v->style == PTB_GRID_HTML)
-			ptb_page_para(v->out, "note", line);
-		else
-			fprintf(v->out, "%s%s\n", v->style == PTB_GRID_MD ? "- " : "", line);
+	static const enum ptb_table_format fmt[] = { [PTB_GRID_MD] = PTB_TABLE_MD,
+		[PTB_GRID_HTML] = PTB_TABLE_HTML };
+	struct ptb_grid g;
+	if (!v->used && v->fn.n == 0)
+		return 0;
+	switch (v->style) {
+	case PTB_GRID_TEXT:
+		fputc('\n', v->out);
+		ptb_legend_print(v->out, v->used, "");
+		ptb_footnotes_print_wrapped(v->out, &v->fn, PTB_REPORT_WIDTH);
+		return 0;
+	case PTB_GRID_CSV:
+		if (ptb_table_notes_grid(&g, &v->fn, v->used) < 0)
+			return -1;
+		emit(v, "", "note", &g);
+		return 0;
+	default:
+		fputs(v->style == PTB_GRID_MD ? "\n" : "", v->out);
+		ptb_table_notes(v->out, fmt[v->style], &v->fn, v->used);
+		return 0;
 	}
 }
 
 int ptb_cluster_print(FILE *out, const json_t *doc, enum ptb_grid_style style)
 {
 	const json_t *ctx = json_object_get(doc, "context");
-	struct view v = { out, style, doc, ctx, json_object_get(ctx, "nodes"), 0, 0 };
+	struct view v = { .out = out, .style = style, .doc = doc, .ctx = ctx,
+			  .nodes = json_object_get(ctx, "nodes") };
 	if (style == PTB_GRID_HTML)
 		ptb_page_open(out, "ptbench cluster job");
 	job_lines(&v);
 	int rc = nodes_grid(&v) < 0 || node_rows_grid(&v) < 0 || cross_grid(&v) < 0 ||
 		 checks_grid(&v) < 0 ? -1 : 0;
-	legend(&v);
+	if (!rc)
+		rc = notes(&v);
 	if (style == PTB_GRID_HTML)
 		ptb_page_close(out);
+	ptb_footnotes_free(&v.fn);
 	return rc;
 }

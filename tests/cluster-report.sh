@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# `ptbench report` and `ptbench table` read a cluster job's file
+# (ptbench-cluster/1, docs/design.md section 16) without MPI: committed
+# files of 2 nodes (a column per node) and of 10 nodes (the summary and the
+# outlier named), golden in each format; the cross-node rows and the
+# barrier's check; a cluster file mixed with a run, a broken one and a
+# format without a place for nodes refused in one line; ptbench-mpi's own
+# table is the same printer's.
+. "$top_srcdir/tests/tap.sh"
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+two=$TESTDATA/cluster-2.json
+ten=$TESTDATA/cluster-10.json
+
+# golden NAME CMD...: the output of CMD equals tests/data/NAME (exit 0)
+golden() {
+	name=$1; shift
+	"$@" >"$work/out" 2>"$work/err"
+	rc=$?
+	if [ "$rc" = 0 ] && cmp -s "$TESTDATA/$name" "$work/out"; then
+		ok "$name: $* matches"
+	else
+		not_ok "$name: $* (exit $rc) differs"
+		diff -u "$TESTDATA/$name" "$work/out" | sed 's/^/# /' | head -30
+		sed 's/^/# /' "$work/err"
+	fi
+}
+golden cluster-2.table "$PTBENCH" report "$two"
+golden cluster-10.table "$PTBENCH" report "$ten"
+golden cluster-2.md "$PTBENCH" table "$two"
+golden cluster-2.csv "$PTBENCH" table "$two" --format csv
+
+"$PTBENCH" report "$two" >"$work/t"
+check "2 nodes: one column per node in the per-node rows" \
+	grep -q '^Benchmark  *Parameters  *n01  *n02  *Median  *p5  *p95  *Spread %$' "$work/t"
+check "... and the cross-node rows hybrid.barrier and mpi.pingpong" \
+	grep -q '^hybrid.barrier  *style=funneled local=pthread threads=2  *9.00 ' "$work/t" &&
+	grep -q '^mpi.pingpong  *style=funneled pairs=1  *0.600 ' "$work/t"
+check "... an unstable point marked, a point without a figure N/A with its reason" \
+	grep -q 'style=multiple local=spin threads=2  *48.0 \*' "$work/t" &&
+	grep -q '^\[2\] under funneled only the main thread calls MPI: one pair$' "$work/t"
+check "... the check's violations, the node with fewer PUs than threads noted" \
+	grep -q 'style=none local=pthread threads=2  *control  *300  *300' "$work/t" &&
+	grep -q '^n02 .* 1 \[1\] ' "$work/t"
+"$PTBENCH" report "$ten" >"$work/t"
+check "10 nodes: no column per node, the outlier n10 named" \
+	grep -q 'Median  *p5  *p95  *Spread %  *Outliers (> 3 MAD)$' "$work/t" &&
+	grep -q '^mutex.lockunlock  *threads=1 .* n10$' "$work/t" && ! grep -q ' n01  *n02 ' "$work/t"
+check "... an incomplete job says so" grep -q 'incomplete: 10 nodes.*did not finish' "$work/t"
+
+"$PTBENCH" report "$two" --format json >"$work/j"
+check "report --format json: the document itself" \
+	[ "$("$JGET" "$work/j" schema) $("$JGET" "$work/j" context.clock.offsets.1.offset_ns)" = \
+	  "ptbench-cluster/1 3000020" ]
+for how in "table --format html" "report --format html"; do
+	# shellcheck disable=SC2086
+	"$PTBENCH" $how "$two" >"$work/h"
+	check "$how: a page with the nodes' columns" grep -q '<th[^>]*>n02</th>' "$work/h"
+	if command -v xmllint >/dev/null; then
+		check "... well-formed" xmllint --noout "$work/h"
+	fi
+done
+
+# refuse CMD... -- WANT: exit 2, one line on stderr containing WANT
+refuse() {
+	want=$(echo "$*" | sed 's/.* -- //'); cmd=$(echo "$*" | sed 's/ -- .*//')
+	# shellcheck disable=SC2086
+	$cmd >/dev/null 2>"$work/err"
+	rc=$?
+	check "$cmd: exit 2 ($rc), one line: $want" [ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+		grep -qF "$want" "$work/err"
+}
+refuse "$PTBENCH" table "$two" "$TESTDATA/run-golden.json" -- "is read alone"
+refuse "$PTBENCH" report "$two" --format gbench -- "not for a ptbench-cluster/1 file"
+sed 's/"value": 9000.0/"value": "fast"/' "$two" >"$work/bad.json"
+refuse "$PTBENCH" report "$work/bad.json" -- "results[2]: field 'value' is not a number"
+sed 's/"offset_ns": 3000020/"offset_ns": 1e400/' "$two" >"$work/bad.json"
+refuse "$PTBENCH" report "$work/bad.json" -- "bad.json: "
+sed 's/"n02": {"value": 3970.0/"n02": {"value": -5/' "$two" >"$work/bad.json"
+refuse "$PTBENCH" table "$work/bad.json" -- "node_rows[0].per_node.n02: field 'value' = -5"
+sed 's/"status": "complete"/"status": "done"/' "$two" >"$work/bad.json"
+refuse "$PTBENCH" report "$work/bad.json" -- "status 'done' is not one of"
+
+if [ -x "$PTBENCH_MPI" ]; then
+	golden cluster-2.table "$PTBENCH_MPI" report "$two"
+else
+	skip "ptbench-mpi not built (configure found no MPI)"
+fi
+done_testing
