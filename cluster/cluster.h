@@ -53,6 +53,9 @@ int64_t ptb_cl_now(const struct ptb_cl *c);
 void ptb_cl_watch_start(struct ptb_cl *c);
 void ptb_cl_watch_arm(const char *phase);
 void ptb_cl_watch_disarm(void);
+/* Before MPI_Init: a thread that turns the launcher's SIGTERM (a rank
+ * died) into one line, the file kept as incomplete (rank 0), and exit 2. */
+void ptb_cl_signals_start(struct ptb_cl *c);
 /* Exit 2 on every rank when some rank is missing, naming it. */
 void ptb_cl_rollcall(struct ptb_cl *c, const char *phase);
 /* One line on stderr, the document kept as incomplete (rank 0), exit 2. */

@@ -157,7 +157,8 @@ static bool output_writable(const char *out)
 	return ptb_run_check_target(out, output_err, sizeof output_err) == 0;
 }
 
-/* PTB_MPI_FAULT=die:R or hang:R: rank R dies or stops answering (tests). */
+/* PTB_MPI_FAULT=die:R, term:R or hang:R: rank R dies (SIGKILL), is sent
+ * SIGTERM as a launcher ending the job would, or stops answering (tests). */
 static void inject_fault(const struct ptb_cl *c)
 {
 	const char *f = getenv("PTB_MPI_FAULT");
@@ -166,6 +167,8 @@ static void inject_fault(const struct ptb_cl *c)
 		return;
 	if (!strncmp(f, "die", 3))
 		raise(SIGKILL);
+	if (!strncmp(f, "term", 4))
+		kill(getpid(), SIGTERM);   /* to the process, as a launcher sends it */
 	if (!strncmp(f, "hang", 4))
 		for (;;)
 			pause();
@@ -194,6 +197,7 @@ int main(int argc, char **argv)
 	bool writable = output_writable(c.out);
 	if (writable)   /* before MPI_Init: its processes must not carry MPI */
 		ptb_cl_node_suite_run(&c);
+	ptb_cl_signals_start(&c);   /* after the suite: its processes keep SIGTERM */
 	start_mpi(&c, &argc, &argv);
 	if (!writable)
 		ptb_cl_fail(&c, "%s", output_err);
@@ -226,5 +230,6 @@ int main(int argc, char **argv)
 	for (int i = 0; i < c.threads; i++)
 		MPI_Comm_free(&c.comms[i]);
 	MPI_Finalize();
+	json_decref(c.doc);
 	return 0;
 }

@@ -89,9 +89,11 @@ want=$(echo "$(rec hybrid.barrier funneled value) $(rec hybrid.barrier funneled 
 	awk '{ print (($3 - $2) / 2 / $1 * 100 <= 2) ? "ok" : "unstable" }')
 check "... whose status ($st) follows its CI against the target ($want)" [ "$st" = "$want" ]
 check "mpi.pingpong funneled: a figure" [ -n "$(rec mpi.pingpong funneled value)" ]
-"$PTBENCH_MPI" report "$work/c.json" >"$work/table" 2>&1
-check "report prints both nodes and the cross-node rows" \
-	[ "$(grep -c '^[01] ' "$work/table")" = 2 ] && grep -q '^hybrid.barrier ' "$work/table" &&
+check "each node's context as ptbench/2 records it (--suite hybrid: ptbench info)" \
+	[ -n "$(j context.nodes.1.context.cpu.brand)" ] && [ -n "$(j context.nodes.0.context.os)" ]
+"$PTBENCH" report "$work/c.json" >"$work/table" 2>&1
+check "ptbench report prints both nodes and the cross-node rows" \
+	[ "$(grep -c '^rank[01] ' "$work/table")" = 2 ] && grep -q '^hybrid.barrier ' "$work/table" &&
 	grep -q '^mpi.pingpong ' "$work/table"
 
 hybrid --as-nodes --thread-level funneled --rounds 1 --episodes 5 --check-episodes 5 \
@@ -129,6 +131,20 @@ check "... and the file kept, marked incomplete" [ "$("$JGET" "$work/f.json" sta
 fault die:1
 check "a rank that dies: the job ends (exit $rc) in ${took}s, the rank named" \
 	[ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -qi 'rank 1[^0-9]' "$work/err"
+if [ -n "$flags" ]; then
+	# Open MPI's mpirun ends the others with SIGTERM and exits 137 itself;
+	# the surviving rank 0 says so in one line and keeps the file.
+	check "... rank 0 says so in one line, the file kept, marked incomplete" \
+		[ "$(grep -c '^ptbench-mpi: rank 0 (rank0\|^ptbench-mpi: rank 0 ' "$work/err")" = 1 ] &&
+		grep -q '^ptbench-mpi: rank 0 .*ended by SIGTERM' "$work/err" &&
+		[ "$("$JGET" "$work/f.json" status)" = incomplete ]
+	# What ptbench-mpi itself returns when the launcher ends it: 2, which
+	# mpirun passes on when no rank was killed by a signal.
+	fault term:1
+	check "a rank sent SIGTERM: exit 2 (got $rc), one line from each rank, the file incomplete" \
+		[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: rank [01] .*ended by SIGTERM' "$work/err")" = 2 ] &&
+		[ "$("$JGET" "$work/f.json" status)" = incomplete ]
+fi
 
 # The per-node suite: ptbench run on each node before MPI_Init, gathered.
 mpi --as-nodes --node-args "-b yield --quick" --rounds 1 --episodes 5 --check-episodes 0 \
@@ -143,7 +159,12 @@ else
 	check "... with median, p5, p95 and spread" [ -n "$(j node_rows.0.median)" ] &&
 		[ -n "$(j node_rows.0.p95)" ] && [ -n "$(j node_rows.0.spread_pct)" ]
 fi
-check "... and the table shows it" grep -q '^per node: ' "$work/out"
+"$PTBENCH" table "$work/c.json" --format csv >"$work/table"
+check "... and ptbench table shows a column per node and the cross-node rows" \
+	grep -q '^per_node,Benchmark,Parameters,rank0,rank1,Median,' "$work/table" &&
+	grep -q '^per_node,yield,' "$work/table" && grep -q '^cross_node,hybrid.barrier,' "$work/table"
+check "... the node's context from its suite's file" \
+	j context.nodes.1.context.command | grep -q '^ptbench run -b yield '
 mpi --as-nodes --node-args "-b nosuch" -o "$work/c.json" >/dev/null 2>"$work/err"
 rc=$?
 check "a node whose suite fails: exit 2, the rank and ptbench's reason named" \
