@@ -107,7 +107,8 @@ rc=$?
 check "an output it cannot write: exit 2 before measuring, one line" [ "$rc" = 2 ] &&
 	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && grep -q "cannot write '/nonexistent-dir" "$work/err"
 if mknod "$work/cdev" c 1 3 2>/dev/null; then
-	hybrid --as-nodes -o "$work/cdev" >/dev/null 2>"$work/err"
+	# (mpirun's second of grace before SIGKILL is not needed: no file)
+	OMPI_MCA_odls_base_sigkill_timeout=0 hybrid --as-nodes -o "$work/cdev" >/dev/null 2>"$work/err"
 	rc=$?
 	check "-o a character device: exit 2, one line, the node kept" [ "$rc" = 2 ] &&
 		[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && [ -c "$work/cdev" ]
@@ -121,7 +122,7 @@ check "report of a ptbench/2 file: exit 2, one line" [ "$rc" = 2 ] && [ "$(wc -l
 # fault NAME: the run ends within its timeout; exit status in $rc, stderr in $work/err
 fault() {
 	start=$(date +%s)
-	PTB_MPI_FAULT=$1 hybrid --as-nodes --rounds 1 --episodes 5 --timeout 2 -o "$work/f.json" \
+	PTB_MPI_FAULT=$1 hybrid --as-nodes --rounds 1 --episodes 5 --timeout 1 -o "$work/f.json" \
 		>/dev/null 2>"$work/err"
 	rc=$?; took=$(( $(date +%s) - start ))
 }
