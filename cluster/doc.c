@@ -7,7 +7,7 @@
 #include "config.h"
 #include "cluster/cluster.h"
 #include "record/runfile.h"
-#include "stats/trials.h"
+#include "record/cluster.h"
 #include "tools/cluster.h"
 
 #include <pthread.h>
@@ -70,22 +70,11 @@ void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows)
 json_t *ptb_cl_point(const char *bench, json_t *params, const char *per,
 		     const double *trials, int n, double target_pct)
 {
-	struct ptb_trials_summary s;
-	char why[160];
-	ptb_trials_summarize(trials, n, &s);
-	/* As for ptbench's points: a CI wider than the target is unstable,
-	 * saying so, never ok. */
-	bool stable = s.halfwidth_pct <= target_pct;
-	snprintf(why, sizeof why, "95 %% CI +-%.1f %% of the value, wider than the target +-%g %%",
-		 s.halfwidth_pct, target_pct);
 	json_t *tr = json_array();
 	for (int i = 0; i < n; i++)
 		json_array_append_new(tr, json_pack("{s:f,s:i}", "estimate", trials[i], "round", i + 1));
-	return json_pack("{s:s,s:o,s:s,s:s?,s:s,s:s,s:f,s:[f,f],s:f,s:i,s:o}", "bench", bench,
-		"params", params, "status", stable ? "ok" : "unstable", "reason",
-		stable ? NULL : why, "unit", "ns", "per", per,
-		"value", s.value, "ci95", s.ci_lo, s.ci_hi, "coverage", s.coverage,
-		"modes", s.nmodes, "trials", tr);
+	json_t *rec = ptb_cluster_point(bench, params, per, tr, target_pct);
+	return rec ? rec : ptb_cl_point_na(bench, json_object(), "out of memory");
 }
 
 json_t *ptb_cl_point_na(const char *bench, json_t *params, const char *reason)

@@ -7,6 +7,7 @@
 #include "config.h"
 #include "cluster/cluster.h"
 #include "record/cluster.h"
+#include "record/runfile.h"
 #include "record/target.h"
 
 #include <signal.h>
@@ -21,6 +22,7 @@ static const char usage[] =
 	"                 [--as-nodes] [--rounds N] [--episodes N] [--check-episodes N]\n"
 	"                 [--control] [--target PCT] [--timeout S] [-o FILE]\n"
 	"       ptbench-mpi report FILE\n"
+	"       ptbench-mpi merge FILE... -o OUT [--target PCT]\n"
 	"       ptbench-mpi --help | --version\n";
 
 static void bad(const char *fmt, const char *arg)
@@ -117,6 +119,52 @@ static int report(int argc, char **argv)
 	return 0;
 }
 
+/* Several launches of one configuration as one file (record/cluster.h);
+ * no MPI started. */
+static int merge(int argc, char **argv)
+{
+	const char *out = NULL, *paths[256];
+	json_t *docs[256];
+	double target = 2;
+	int n = 0, rc = 0;
+	char err[512];
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--target")) {
+			if (i + 1 >= argc)
+				bad("%s wants a value", argv[i]);
+			if (!strcmp(argv[i], "-o"))
+				out = argv[++i];
+			else
+				target = int_arg("--target", argv[++i], 1, 100);
+		} else if (argv[i][0] == '-') {
+			bad("merge: unknown option '%s'", argv[i]);
+		} else if (n == 256) {
+			bad("merge: at most 256 files%s", "");
+		} else {
+			paths[n++] = argv[i];
+		}
+	}
+	if (n < 2 || !out)
+		bad("usage: ptbench-mpi merge FILE... -o OUT (two files or more)%s", "");
+	if (ptb_run_check_target(out, err, sizeof err) != 0)
+		bad("%s", err);
+	for (int k = 0; k < n; k++)
+		if (!(docs[k] = ptb_cluster_load(paths[k], err, sizeof err))) {
+			while (k--)
+				json_decref(docs[k]);
+			bad("%s", err);
+		}
+	json_t *m = ptb_cluster_merge(docs, paths, n, target, err, sizeof err);
+	if (!m || ptb_run_write_atomic(m, out, err, sizeof err) != 0) {
+		fprintf(stderr, "ptbench-mpi: %s\n", err);
+		rc = 2;
+	}
+	json_decref(m);
+	for (int k = 0; k < n; k++)
+		json_decref(docs[k]);
+	return rc;
+}
+
 static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
 {
 	MPI_Init_thread(argc, argv, c->level, &c->provided);
@@ -187,8 +235,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "report"))
 		return report(argc, argv);
+	if (!strcmp(argv[1], "merge"))
+		return merge(argc, argv);
 	if (strcmp(argv[1], "cluster") != 0)
-		bad("unknown command '%s' (cluster, report)", argv[1]);
+		bad("unknown command '%s' (cluster, report, merge)", argv[1]);
 	parse(&c, argc, argv);
 	const char *by = launcher();
 	if (!by)

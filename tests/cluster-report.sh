@@ -85,6 +85,28 @@ refuse "$PTBENCH" report "$work/bad.json" -- "status 'done' is not one of"
 
 if [ -x "$PTBENCH_MPI" ]; then
 	golden cluster-2.table "$PTBENCH_MPI" report "$two"
+	# A second launch of the same configuration, its trials 300 ns slower:
+	# the merged point pools the six, each with its launch, and its value
+	# is their median, (9100 + 9200) / 2.
+	sed -e 's/"estimate": 8900.0/"estimate": 9200.0/; s/"estimate": 9000.0/"estimate": 9300.0/' \
+	    -e 's/"estimate": 9100.0/"estimate": 9400.0/' "$two" >"$work/b.json"
+	"$PTBENCH_MPI" merge "$two" "$work/b.json" -o "$work/m.json" 2>"$work/err"
+	rc=$?
+	m() { "$JGET" "$work/m.json" "$1"; }
+	check "merge: exit $rc, 6 trials of 2 launches, the value their median" \
+		[ "$rc" = 0 ] && [ "$(m results.2.trials.#)" = 6 ] && [ "$(m results.2.trials.5.launch)" = 2 ] &&
+		[ "$(m results.2.trials.0.launch)" = 1 ] && [ "$(m results.2.value)" = 9150 ] &&
+		[ "$(m context.launches)" = 2 ]
+	check "... the checks' episodes and violations added up" \
+		[ "$(m results.0.episodes) $(m results.0.violations) $(m results.1.violations)" = "600 0 600" ]
+	check "... a point na in both stays na" [ "$(m results.5.status)" = na ]
+	"$PTBENCH" report "$work/m.json" >"$work/t"
+	check "... and ptbench report says the trials span 2 launches" grep -q 'trials of 2 launches' "$work/t"
+	sed 's/"threads": 2,$/"threads": 4,/' "$two" >"$work/c.json"
+	refuse "$PTBENCH_MPI" merge "$two" "$work/c.json" -o "$work/m2.json" -- "threads differs"
+	check "... and nothing written" [ ! -e "$work/m2.json" ]
+	sed 's/"status": "complete"/"status": "incomplete"/' "$two" >"$work/c.json"
+	refuse "$PTBENCH_MPI" merge "$two" "$work/c.json" -o "$work/m2.json" -- "only complete launches"
 else
 	skip "ptbench-mpi not built (configure found no MPI)"
 fi

@@ -30,6 +30,7 @@ static const struct ptb_field_rule header_fields[] = {
 	{ "threads",    K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "rounds",     K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "launches",   K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "merged_from", K_ARRAY,  D_FINITE,   OPTIONAL },
 	{ "environment", K_OBJECT, D_FINITE,   OPTIONAL },
 	{ "clock",      K_OBJECT,  D_FINITE,   OPTIONAL },
 }, mpi_fields[] = {

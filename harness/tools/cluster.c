@@ -322,10 +322,14 @@ static void job_lines(struct view *v)
 {
 	const json_t *mpi = json_object_get(v->ctx, "mpi");
 	char a[512], b[512];
-	snprintf(a, sizeof a, "%s, %s: %zu nodes%s, %lld threads per rank%s",
+	char launches[64] = "";
+	if (json_integer_value(json_object_get(v->ctx, "launches")) > 1)
+		snprintf(launches, sizeof launches, ", trials of %lld launches",
+			 (long long)json_integer_value(json_object_get(v->ctx, "launches")));
+	snprintf(a, sizeof a, "%s, %s: %zu nodes%s, %lld threads per rank%s%s",
 		 PTB_CLUSTER_SCHEMA, ptb_jstr(v->doc, "status"), json_array_size(v->nodes),
 		 json_is_true(json_object_get(v->ctx, "as_nodes")) ? " (ranks as nodes)" : "",
-		 (long long)json_integer_value(json_object_get(v->ctx, "threads")),
+		 (long long)json_integer_value(json_object_get(v->ctx, "threads")), launches,
 		 strcmp(ptb_jstr(v->doc, "status"), "complete")
 			 ? " -- the job did not finish: what it finished is kept" : "");
 	snprintf(b, sizeof b, "MPI: %s (standard %s), thread level %s (asked %s), launcher %s; "
