@@ -66,11 +66,22 @@ void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
  * and the context.clock object on rank 0. */
 json_t *ptb_cl_clock_sync(struct ptb_cl *c);
 
-/* The benchmarks (hybrid.c, pingpong.c): every rank measures, rank 0
- * adds the result records to the document. */
-void ptb_cl_hybrid_barrier(struct ptb_cl *c);
+/* The benchmarks (hybrid.c, pingpong.c): every rank measures a round's
+ * trial of each point into trials[point * rounds + round]; rank 0 adds
+ * the points' records, from all rounds' trials, to the document. */
+#define PTB_CL_HYBRID_POINTS 4
+#define PTB_CL_PINGPONG_POINTS(threads) (2 * (threads))
+void ptb_cl_hybrid_round(struct ptb_cl *c, int r, double *trials);
+void ptb_cl_hybrid_points(struct ptb_cl *c, const double *trials);
 void ptb_cl_hybrid_check(struct ptb_cl *c);
-void ptb_cl_pingpong(struct ptb_cl *c);
+void ptb_cl_pingpong_round(struct ptb_cl *c, int r, double *trials);
+void ptb_cl_pingpong_points(struct ptb_cl *c, const double *trials);
+/* rounds.c: the rounds of the cross-node points; from the second on,
+ * each starts with new communicators and clocks synchronised again. */
+void ptb_cl_rounds(struct ptb_cl *c);
+/* The per-thread duplicates of the world communicator, made and freed. */
+void ptb_cl_comms_open(struct ptb_cl *c);
+void ptb_cl_comms_close(struct ptb_cl *c);
 
 /* nodesuite.c: before MPI_Init, `ptbench run` on every node (--suite
  * default) or `ptbench info --json` (--suite hybrid); then each node's
@@ -81,6 +92,8 @@ void ptb_cl_node_suite_gather(struct ptb_cl *c);
 
 /* doc.c: the file and its table. */
 void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows);
+/* Append a later round's clock offsets to context.clock.resyncs. */
+void ptb_cl_add_resync(struct ptb_cl *c, int round, json_t *clock);
 /* context.c: the job's context on rank 0 (NULL elsewhere), gathered
  * from every rank; ends the job when ranks disagree on the version or
  * share a host without --as-nodes. */

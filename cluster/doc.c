@@ -67,6 +67,21 @@ void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows)
 		ptb_cl_fail(c, "%s", err);
 }
 
+void ptb_cl_add_resync(struct ptb_cl *c, int round, json_t *clock)
+{
+	pthread_mutex_lock(&doc_lock);
+	json_t *ctx_clock = json_object_get(json_object_get(c->doc, "context"), "clock");
+	json_t *list = json_object_get(ctx_clock, "resyncs");
+	if (!list) {
+		list = json_array();
+		json_object_set_new(ctx_clock, "resyncs", list);
+	}
+	json_array_append_new(list, json_pack("{s:i,s:O}", "round", round, "offsets",
+					      json_object_get(clock, "offsets")));
+	pthread_mutex_unlock(&doc_lock);
+	json_decref(clock);
+}
+
 json_t *ptb_cl_point(const char *bench, json_t *params, const char *per,
 		     const double *trials, int n, double target_pct)
 {

@@ -180,9 +180,8 @@ static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
 			    "threads need at least FUNNELED", c->rank, c->host);
 	if (c->size < 2)
 		ptb_cl_fail(c, "cluster needs at least 2 ranks, this job has %d", c->size);
-	for (int i = 0; i < c->threads; i++)
-		MPI_Comm_dup(MPI_COMM_WORLD, &c->comms[i]);
 	ptb_cl_watch_start(c);
+	ptb_cl_comms_open(c);
 }
 
 /* The launcher's rank 0 (which will write -o) makes sure, before the
@@ -267,8 +266,7 @@ int main(int argc, char **argv)
 		json_object_set_new(json_object_get(c.doc, "context"), "clock", clock);
 	if (c.check_episodes > 0)
 		ptb_cl_hybrid_check(&c);
-	ptb_cl_hybrid_barrier(&c);
-	ptb_cl_pingpong(&c);
+	ptb_cl_rounds(&c);
 	ptb_cl_rollcall(&c, "the end");
 	if (c.rank == 0) {
 		char err[512];
@@ -276,9 +274,8 @@ int main(int argc, char **argv)
 			ptb_cl_fail(&c, "%s", err);
 		ptb_cl_table(stdout, c.doc);
 	}
+	ptb_cl_comms_close(&c);
 	ptb_cl_watch_arm("MPI_Finalize");
-	for (int i = 0; i < c.threads; i++)
-		MPI_Comm_free(&c.comms[i]);
 	MPI_Finalize();
 	json_decref(c.doc);
 	return 0;

@@ -90,6 +90,10 @@ want=$(echo "$(rec hybrid.barrier funneled value) $(rec hybrid.barrier funneled 
 	awk '{ print (($3 - $2) / 2 / $1 * 100 <= 2) ? "ok" : "unstable" }')
 check "... whose status ($st) follows its CI against the target ($want)" [ "$st" = "$want" ]
 check "mpi.pingpong funneled: a figure" [ -n "$(rec mpi.pingpong funneled value)" ]
+check "round 2 starts with the clocks synchronised again, its trials marked round 2" \
+	[ "$(j context.clock.resyncs.#) $(j context.clock.resyncs.0.round)" = "1 2" ] &&
+	[ -n "$(j context.clock.resyncs.0.offsets.1.width_ns)" ] &&
+	[ "$(rec hybrid.barrier funneled trials.1.round)" = 2 ]
 check "each node's context as ptbench/2 records it (--suite hybrid: ptbench info)" \
 	[ -n "$(j context.nodes.1.context.cpu.brand)" ] && [ -n "$(j context.nodes.0.context.os)" ]
 "$PTBENCH" report "$work/c.json" >"$work/table" 2>&1

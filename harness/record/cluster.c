@@ -50,6 +50,7 @@ static const struct ptb_field_rule header_fields[] = {
 }, clock_fields[] = {
 	{ "method",     K_STRING,  D_FINITE,   OPTIONAL },
 	{ "offsets",    K_ARRAY,   D_FINITE,   OPTIONAL },
+	{ "resyncs",    K_ARRAY,   D_FINITE,   OPTIONAL },
 }, offset_fields[] = {
 	{ "rank",       K_NUMBER,  D_COUNT,    ALWAYS },
 	{ "offset_ns",  K_NUMBER,  D_FINITE,   ALWAYS },
