@@ -200,12 +200,5 @@ int ptb_cluster_validate(const json_t *doc, char *err, size_t errlen)
 
 json_t *ptb_cluster_load(const char *path, char *err, size_t errlen)
 {
-	char why[400];
-	json_t *doc = ptb_json_load(path, err, errlen);
-	if (doc && ptb_cluster_validate(doc, why, sizeof why) < 0) {
-		ptb_errf(err, errlen, "%s: %s", path, why);
-		json_decref(doc);
-		return NULL;
-	}
-	return doc;
+	return ptb_doc_load(path, ptb_cluster_validate, err, errlen);
 }

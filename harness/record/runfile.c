@@ -280,14 +280,20 @@ json_t *ptb_json_load(const char *path, char *err, size_t errlen)
 	return run;
 }
 
-json_t *ptb_run_load(const char *path, char *err, size_t errlen)
+json_t *ptb_doc_load(const char *path, int (*validate)(const json_t *doc, char *err, size_t errlen),
+		     char *err, size_t errlen)
 {
 	char why[400];
-	json_t *run = ptb_json_load(path, err, errlen);
-	if (run && ptb_run_validate(run, why, sizeof why) < 0) {
+	json_t *doc = ptb_json_load(path, err, errlen);
+	if (doc && validate(doc, why, sizeof why) < 0) {
 		ptb_errf(err, errlen, "%s: %s", path, why);
-		json_decref(run);
+		json_decref(doc);
 		return NULL;
 	}
-	return run;
+	return doc;
+}
+
+json_t *ptb_run_load(const char *path, char *err, size_t errlen)
+{
+	return ptb_doc_load(path, ptb_run_validate, err, errlen);
 }

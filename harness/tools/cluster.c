@@ -100,17 +100,8 @@ static void figure_cell(struct view *v, struct ptb_grid *g, int r, int c, const 
 
 static void params_cell(struct ptb_grid *g, int r, int c, const json_t *params)
 {
-	char buf[512] = "";
-	const char *k;
-	json_t *x;
-	json_object_foreach((json_t *)params, k, x) {
-		char val[128];
-		if (json_is_string(x))
-			snprintf(val, sizeof val, "%s", json_string_value(x));
-		else
-			ptb_fmt_jnum(val, sizeof val, x);
-		ptb_appendf(buf, sizeof buf, "%s%s=%s", *buf ? " " : "", k, val);
-	}
+	char buf[512];
+	ptb_fmt_params(buf, sizeof buf, params, " ");
 	ptb_grid_set(g, r, c, buf);
 }
 
