@@ -27,6 +27,7 @@ struct ptb_cl {
 	int check_episodes;       /* episodes of the correctness check per style */
 	bool check_control;       /* also run the control without the MPI step */
 	double timeout_s;         /* the longest wait on any rank */
+	bool clock_hierarchical;  /* --clock hierarchical: O(log p) rounds */
 	const char *out;          /* -o; NULL: print only */
 	bool node_suite;          /* --suite default: also ptbench's suite per node */
 	const char *node_args;    /* --node-args: what `ptbench run` is given */
@@ -62,8 +63,10 @@ void ptb_cl_rollcall(struct ptb_cl *c, const char *phase);
 void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
-/* clocksync.c: SKaMPI's offsets; fills offset_ns, width_ns on every rank
- * and the context.clock object on rank 0. */
+/* clocksync.c: each rank's offset to rank 0's clock, by SKaMPI's method
+ * one rank after another, or (--clock hierarchical) pairwise along a
+ * binomial tree in O(log p) rounds after Hunold; fills offset_ns,
+ * width_ns on every rank and returns the context.clock object on rank 0. */
 json_t *ptb_cl_clock_sync(struct ptb_cl *c);
 
 /* The benchmarks (hybrid.c, pingpong.c): every rank measures a round's

@@ -20,7 +20,8 @@ static const char usage[] =
 	"usage: mpirun -n N ptbench-mpi cluster [--suite default|hybrid] [--node-args ARGS]\n"
 	"                 [--threads T] [--thread-level funneled|multiple]\n"
 	"                 [--as-nodes] [--rounds N] [--episodes N] [--check-episodes N]\n"
-	"                 [--control] [--target PCT] [--timeout S] [-o FILE]\n"
+	"                 [--control] [--target PCT] [--timeout S]\n"
+	"                 [--clock skampi|hierarchical] [-o FILE]\n"
 	"       ptbench-mpi report FILE\n"
 	"       ptbench-mpi merge FILE... -o OUT [--target PCT]\n"
 	"       ptbench-mpi --help | --version\n";
@@ -77,6 +78,11 @@ static void parse(struct ptb_cl *c, int argc, char **argv)
 			if (strcmp(v, "default") && strcmp(v, "hybrid"))
 				bad("--suite wants default or hybrid, got '%s'", v);
 			c->node_suite = !strcmp(v, "default");
+		}
+		else if (!strcmp(a, "--clock")) {
+			if (strcmp(v, "skampi") && strcmp(v, "hierarchical"))
+				bad("--clock wants skampi or hierarchical, got '%s'", v);
+			c->clock_hierarchical = !strcmp(v, "hierarchical");
 		}
 		else if (!strcmp(a, "--thread-level")) {
 			if (!strcmp(v, "funneled"))

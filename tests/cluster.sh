@@ -40,7 +40,7 @@ if "$MPIRUN" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
 	export OMPI_MCA_mpi_yield_when_idle=1
 fi
 # shellcheck disable=SC2086
-mpi() { timeout 120 "$MPIRUN" $flags -n 2 "$PTBENCH_MPI" cluster --threads 2 "$@"; }
+mpi() { timeout 120 "$MPIRUN" $flags -n "${ranks:-2}" "$PTBENCH_MPI" cluster --threads 2 "$@"; }
 hybrid() { mpi --suite hybrid "$@"; }
 j() { "$JGET" "$work/c.json" "$1"; }
 # rec BENCH STYLE FIELD: the field of the first record of BENCH with style
@@ -113,10 +113,24 @@ check "ptbench report prints both nodes and the cross-node rows" \
 	[ "$(grep -c '^rank[01] ' "$work/table")" = 2 ] && grep -q '^hybrid.barrier ' "$work/table" &&
 	grep -q '^mpi.pingpong ' "$work/table"
 
-hybrid --as-nodes --thread-level funneled --rounds 1 --episodes 5 --check-episodes 5 \
+# 4 ranks, funneled, clocks by the hierarchical method: the binomial tree
+# (rank 3 measured against rank 2, rank 2 and 1 against rank 0), rank 3's
+# injected offset found within the bound composed along its path.
+ranks=4 PTB_MPI_INJECT_OFFSET_NS=$inject hybrid --as-nodes --thread-level funneled \
+	--clock hierarchical --rounds 1 --episodes 5 --check-episodes 5 \
 	-o "$work/c.json" >/dev/null 2>"$work/err"
-check "funneled: the multiple points are na, saying why" \
-	[ "$(rec hybrid.barrier multiple status)" = na ] && rec hybrid.barrier multiple reason | grep -q MULTIPLE
+why=$(rec hybrid.barrier multiple reason)
+check "funneled: the multiple points are na, saying why ($why)" \
+	[ "$(rec hybrid.barrier multiple status)" = na ] && [ "${why#*MULTIPLE}" != "$why" ]
+check "--clock hierarchical: a binomial tree, rank 3 under rank 2, ranks 1 and 2 under rank 0" \
+	[ "$(j context.clock.method)" = hierarchical ] &&
+	[ "$(j context.clock.offsets.3.parent) $(j context.clock.offsets.2.parent) $(j context.clock.offsets.1.parent)" = "2 0 0" ]
+off=$(j context.clock.offsets.3.offset_ns); width=$(j context.clock.offsets.3.width_ns)
+err=$((off - 3 * inject)); [ "$err" -lt 0 ] && err=$((-err))
+check "... rank 3's injected $((3 * inject)) ns found as $off ns, within its bound $width ns" \
+	[ "$((2 * err))" -le "$((width + 2))" ]
+check "... and the check across 4 ranks: 0 violations" \
+	[ "$(rec hybrid.barrier.check funneled violations)" = 0 ]
 
 hybrid --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
 rc=$?

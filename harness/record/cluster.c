@@ -57,6 +57,7 @@ static const struct ptb_field_rule header_fields[] = {
 	{ "width_ns",   K_NUMBER,  D_NONNEG,   ALWAYS },
 	{ "rejected",   K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "best_rtt_ns", K_NUMBER, D_NONNEG,   OPTIONAL },
+	{ "parent",     K_NUMBER,  D_FINITE,   OPTIONAL },
 }, result_fields[] = {
 	{ "bench",      K_STRING,  D_FINITE,   ALWAYS },
 	{ "params",     K_OBJECT,  D_FINITE,   ALWAYS },
