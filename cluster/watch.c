@@ -139,9 +139,8 @@ void ptb_cl_rollcall(struct ptb_cl *c, const char *phase)
 }
 
 /* A launcher ends the job when a rank dies (Open MPI's mpirun: SIGTERM to
- * the others, then SIGKILL): the surviving ranks say so in one line, rank
- * 0 keeps every finished figure in the file, marked incomplete, and each
- * exits 2.  The launcher's own exit status is its own (mpirun: 137 for a
+ * the others, then SIGKILL): rank 0 says so in one line and keeps every
+ * finished figure in the file, marked incomplete, and every rank exits 2.  The launcher's own exit status is its own (mpirun: 137 for a
  * killed rank); this is what is in the ranks' hands.  A thread of its own
  * waits for the signals, which every other thread blocks. */
 static sigset_t ending;
@@ -152,14 +151,18 @@ static void *signal_watch(void *arg)
 	int sig = 0;
 	if (sigwait(&ending, &sig) != 0)
 		return NULL;
+	/* Rank 0 speaks for the job, in one line; the others end quietly: the
+	 * launcher names a rank it lost, and rank 0 or a watchdog names a rank
+	 * that stopped answering. */
+	if (c->rank != 0)
+		_exit(2);
 	pthread_mutex_lock(&fail_lock);
 	fprintf(stderr, "ptbench-mpi: rank %d (%s): ended by %s from the launcher: another rank "
 		"died or the job was cancelled (the launcher's message names the rank)%s\n",
 		c->rank, c->host, sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP",
-		c->rank == 0 && c->doc && c->out ? "; the finished figures are kept, marked incomplete"
-						  : "");
+		c->doc && c->out ? "; the finished figures are kept, marked incomplete" : "");
 	fflush(stderr);
-	if (c->rank == 0 && c->doc)
+	if (c->doc)
 		ptb_cl_save(c, "incomplete");
 	_exit(2);
 }

@@ -158,7 +158,8 @@ fault() {
 }
 fault hang:1
 check "a rank that never answers: exit 2 (got $rc) in ${took}s, one line naming it" \
-	[ "$rc" = 2 ] && [ "$took" -lt 20 ] && [ "$(grep -c '^ptbench-mpi: rank 1 ' "$work/err")" = 1 ]
+	[ "$rc" = 2 ] && [ "$took" -lt 20 ] && [ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] &&
+	grep -q '^ptbench-mpi: rank 1 did not answer' "$work/err"
 check "... and the file kept, marked incomplete" [ "$("$JGET" "$work/f.json" status)" = incomplete ]
 fault die:1
 check "a rank that dies: the job ends (exit $rc) in ${took}s, the rank named" \
@@ -167,14 +168,15 @@ if [ -n "$flags" ]; then
 	# Open MPI's mpirun ends the others with SIGTERM and exits 137 itself;
 	# the surviving rank 0 says so in one line and keeps the file.
 	check "... rank 0 says so in one line, the file kept, marked incomplete" \
-		[ "$(grep -c '^ptbench-mpi: rank 0 (rank0\|^ptbench-mpi: rank 0 ' "$work/err")" = 1 ] &&
+		[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] &&
 		grep -q '^ptbench-mpi: rank 0 .*ended by SIGTERM' "$work/err" &&
 		[ "$("$JGET" "$work/f.json" status)" = incomplete ]
 	# What ptbench-mpi itself returns when the launcher ends it: 2, which
 	# mpirun passes on when no rank was killed by a signal.
 	fault term:1
-	check "a rank sent SIGTERM: exit 2 (got $rc), one line from each rank, the file incomplete" \
-		[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: rank [01] .*ended by SIGTERM' "$work/err")" = 2 ] &&
+	check "a rank sent SIGTERM: exit 2 (got $rc), one line (rank 0's), the file incomplete" \
+		[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] &&
+		grep -q '^ptbench-mpi: rank 0 .*ended by SIGTERM' "$work/err" &&
 		[ "$("$JGET" "$work/f.json" status)" = incomplete ]
 fi
 
