@@ -116,7 +116,8 @@ check "ptbench report prints both nodes and the cross-node rows" \
 # 4 ranks, funneled, clocks by the hierarchical method: the binomial tree
 # (rank 3 measured against rank 2, rank 2 and 1 against rank 0), rank 3's
 # injected offset found within the bound composed along its path.
-ranks=4 PTB_MPI_INJECT_OFFSET_NS=$inject hybrid --as-nodes --thread-level funneled \
+# (one thread per rank: 4 ranks already fill a small machine twice)
+ranks=4 PTB_MPI_INJECT_OFFSET_NS=$inject hybrid --as-nodes --thread-level funneled --threads 1 \
 	--clock hierarchical --rounds 1 --episodes 5 --check-episodes 5 \
 	-o "$work/c.json" >/dev/null 2>"$work/err"
 why=$(rec hybrid.barrier multiple reason)
