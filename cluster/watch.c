@@ -93,10 +93,13 @@ void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 void ptb_cl_rollcall(struct ptb_cl *c, const char *phase)
 {
 	int me = c->rank;
-	ptb_cl_watch_arm(phase);
 	if (c->rank != 0) {
+		ptb_cl_watch_arm(phase);
 		MPI_Send(&me, 1, MPI_INT, 0, ROLL_TAG, MPI_COMM_WORLD);
 	} else {
+		/* Rank 0's wait below has its own end, shorter than the
+		 * watchdog's, so that it names the missing rank: the watchdog is
+		 * armed only for the barrier after it. */
 		int n = c->size - 1;
 		MPI_Request *req = calloc((size_t)n + 1, sizeof *req);
 		int *got = calloc((size_t)n + 1, sizeof *got);
@@ -133,6 +136,7 @@ void ptb_cl_rollcall(struct ptb_cl *c, const char *phase)
 		free(req);
 		free(got);
 		free(done);
+		ptb_cl_watch_arm(phase);
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	ptb_cl_watch_disarm();
