@@ -76,19 +76,20 @@ static void sync_peer(struct ptb_cl *c, int peer, int64_t *off, int64_t *width, 
 	*best_out = best;
 }
 
-static void sync_answer(struct ptb_cl *c)
+/* The peer's side: stamp every request of `from` until told to stop. */
+static void sync_answer(struct ptb_cl *c, int from)
 {
 	for (;;) {
 		int64_t cmd;
-		MPI_Recv(&cmd, 1, MPI_INT64_T, 0, SYNC_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+		MPI_Recv(&cmd, 1, MPI_INT64_T, from, SYNC_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 		if (cmd == 0)
 			break;
 		int64_t t = ptb_cl_now(c);
-		MPI_Send(&t, 1, MPI_INT64_T, 0, SYNC_TAG, MPI_COMM_WORLD);
+		MPI_Send(&t, 1, MPI_INT64_T, from, SYNC_TAG, MPI_COMM_WORLD);
 	}
 }
 
-json_t *ptb_cl_clock_sync(struct ptb_cl *c)
+static json_t *sync_skampi(struct ptb_cl *c)
 {
 	json_t *clock = NULL, *offs = NULL;
 	int64_t mine[2] = { 0, 0 };
@@ -113,11 +114,80 @@ json_t *ptb_cl_clock_sync(struct ptb_cl *c)
 		}
 		json_object_set_new(clock, "offsets", offs);
 	} else {
-		sync_answer(c);
+		sync_answer(c, 0);
 		MPI_Recv(mine, 2, MPI_INT64_T, 0, SYNC_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
 	}
 	c->offset_ns = mine[0];
 	c->width_ns = mine[1];
+	ptb_cl_watch_disarm();
+	return clock;
+}
+
+/* One rank's result of the hierarchical method, gathered on rank 0. */
+struct tree_result { int64_t offset, width, best; int rejected, parent; };
+
+/*
+ * After Hunold's hierarchical clock alignment: O(log p) rounds instead of
+ * p - 1 exchanges in turn.  The ranks form a binomial tree rooted at rank
+ * 0; in the round of step s (the largest power of two below p, halved
+ * each round), every rank r that knows its offset to rank 0 (r a multiple
+ * of 2s) measures the offset of rank r + s to itself by SKaMPI's method
+ * and sends it the sum of the two, so that all pairs of a round work at
+ * once.  A composed offset's bound is the sum of the bounds along its
+ * path (at most log2 p of them).  HCA's linear model of drift is not
+ * built: the offsets hold for the time the job takes, resynchronised each
+ * round of measurements (rounds.c).
+ */
+static json_t *sync_hierarchical(struct ptb_cl *c)
+{
+	struct tree_result me = { 0, 0, 0, 0, -1 }, *all = NULL;
+	int top = 1;
+	while (top * 2 < c->size)
+		top *= 2;
+	for (int step = top; step >= 1; step /= 2) {
+		if (c->rank % (2 * step) == 0 && c->rank + step < c->size) {
+			int64_t off, width, best, res[2];
+			int rejected;
+			sync_peer(c, c->rank + step, &off, &width, &rejected, &best);
+			res[0] = me.offset + off;
+			res[1] = me.width + width;
+			int64_t meta[2] = { best, rejected };
+			MPI_Send(res, 2, MPI_INT64_T, c->rank + step, SYNC_TAG, MPI_COMM_WORLD);
+			MPI_Send(meta, 2, MPI_INT64_T, c->rank + step, SYNC_TAG, MPI_COMM_WORLD);
+		} else if (c->rank % (2 * step) == step) {
+			int64_t res[2], meta[2];
+			sync_answer(c, c->rank - step);
+			MPI_Recv(res, 2, MPI_INT64_T, c->rank - step, SYNC_TAG, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			MPI_Recv(meta, 2, MPI_INT64_T, c->rank - step, SYNC_TAG, MPI_COMM_WORLD,
+				 MPI_STATUS_IGNORE);
+			me = (struct tree_result){ res[0], res[1], meta[0], (int)meta[1], c->rank - step };
+		}
+	}
+	c->offset_ns = me.offset;
+	c->width_ns = me.width;
+	if (c->rank == 0 && !(all = calloc((size_t)c->size, sizeof *all)))
+		ptb_cl_fail(c, "out of memory");
+	MPI_Gather(&me, sizeof me, MPI_BYTE, all, sizeof me, MPI_BYTE, 0, MPI_COMM_WORLD);
+	if (c->rank != 0)
+		return NULL;
+	json_t *offs = json_array();
+	for (int r = 0; r < c->size; r++)
+		json_array_append_new(offs, json_pack("{s:i,s:I,s:I,s:i,s:I,s:i}", "rank", r,
+			"offset_ns", (json_int_t)all[r].offset, "width_ns", (json_int_t)all[r].width,
+			"rejected", all[r].rejected, "best_rtt_ns", (json_int_t)all[r].best,
+			"parent", all[r].parent));
+	free(all);
+	return json_pack("{s:s,s:s,s:o}", "method", "hierarchical", "source", "CLOCK_MONOTONIC",
+			 "offsets", offs);
+}
+
+json_t *ptb_cl_clock_sync(struct ptb_cl *c)
+{
+	if (!c->clock_hierarchical)
+		return sync_skampi(c);
+	ptb_cl_watch_arm("clock synchronisation");
+	json_t *clock = sync_hierarchical(c);
 	ptb_cl_watch_disarm();
 	return clock;
 }

@@ -14,7 +14,6 @@
 #include <stdio.h>
 #include <stdint.h>
 
-#define PTB_CL_SCHEMA "ptbench-cluster/1"
 #define PTB_CL_MAX_THREADS 64
 
 struct ptb_cl {
@@ -28,6 +27,7 @@ struct ptb_cl {
 	int check_episodes;       /* episodes of the correctness check per style */
 	bool check_control;       /* also run the control without the MPI step */
 	double timeout_s;         /* the longest wait on any rank */
+	bool clock_hierarchical;  /* --clock hierarchical: O(log p) rounds */
 	const char *out;          /* -o; NULL: print only */
 	bool node_suite;          /* --suite default: also ptbench's suite per node */
 	const char *node_args;    /* --node-args: what `ptbench run` is given */
@@ -54,29 +54,49 @@ int64_t ptb_cl_now(const struct ptb_cl *c);
 void ptb_cl_watch_start(struct ptb_cl *c);
 void ptb_cl_watch_arm(const char *phase);
 void ptb_cl_watch_disarm(void);
+/* Before MPI_Init: a thread that turns the launcher's SIGTERM (a rank
+ * died) into one line, the file kept as incomplete (rank 0), and exit 2. */
+void ptb_cl_signals_start(struct ptb_cl *c);
 /* Exit 2 on every rank when some rank is missing, naming it. */
 void ptb_cl_rollcall(struct ptb_cl *c, const char *phase);
 /* One line on stderr, the document kept as incomplete (rank 0), exit 2. */
 void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3), noreturn));
 
-/* clocksync.c: SKaMPI's offsets; fills offset_ns, width_ns on every rank
- * and the context.clock object on rank 0. */
+/* clocksync.c: each rank's offset to rank 0's clock, by SKaMPI's method
+ * one rank after another, or (--clock hierarchical) pairwise along a
+ * binomial tree in O(log p) rounds after Hunold; fills offset_ns,
+ * width_ns on every rank and returns the context.clock object on rank 0. */
 json_t *ptb_cl_clock_sync(struct ptb_cl *c);
 
-/* The benchmarks (hybrid.c, pingpong.c): every rank measures, rank 0
- * adds the result records to the document. */
-void ptb_cl_hybrid_barrier(struct ptb_cl *c);
+/* The benchmarks (hybrid.c, pingpong.c): every rank measures a round's
+ * trial of each point into trials[point * rounds + round]; rank 0 adds
+ * the points' records, from all rounds' trials, to the document. */
+#define PTB_CL_HYBRID_POINTS 4
+#define PTB_CL_PINGPONG_POINTS(threads) (2 * (threads))
+void ptb_cl_hybrid_round(struct ptb_cl *c, int r, double *trials);
+void ptb_cl_hybrid_points(struct ptb_cl *c, const double *trials);
 void ptb_cl_hybrid_check(struct ptb_cl *c);
-void ptb_cl_pingpong(struct ptb_cl *c);
+void ptb_cl_pingpong_round(struct ptb_cl *c, int r, double *trials);
+void ptb_cl_pingpong_points(struct ptb_cl *c, const double *trials);
+/* rounds.c: the rounds of the cross-node points; from the second on,
+ * each starts with new communicators and clocks synchronised again. */
+void ptb_cl_rounds(struct ptb_cl *c);
+/* The per-thread duplicates of the world communicator, made and freed. */
+void ptb_cl_comms_open(struct ptb_cl *c);
+void ptb_cl_comms_close(struct ptb_cl *c);
 
-/* nodesuite.c: `ptbench run` on every node before MPI_Init, then its
- * figures gathered into the document's node_rows. */
+/* nodesuite.c: before MPI_Init, `ptbench run` on every node (--suite
+ * default) or `ptbench info --json` (--suite hybrid); then each node's
+ * context gathered into context.nodes[].context and the suite's figures
+ * into the document's node_rows. */
 void ptb_cl_node_suite_run(struct ptb_cl *c);
 void ptb_cl_node_suite_gather(struct ptb_cl *c);
 
 /* doc.c: the file and its table. */
 void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows);
+/* Append a later round's clock offsets to context.clock.resyncs. */
+void ptb_cl_add_resync(struct ptb_cl *c, int round, json_t *clock);
 /* context.c: the job's context on rank 0 (NULL elsewhere), gathered
  * from every rank; ends the job when ranks disagree on the version or
  * share a host without --as-nodes. */

@@ -87,39 +87,34 @@ static const char *needs_multiple(const struct ptb_cl *c, enum style s)
 		? "needs MPI_THREAD_MULTIPLE; the library provided less (--thread-level)" : NULL;
 }
 
-void ptb_cl_hybrid_barrier(struct ptb_cl *c)
+/* One trial of each point, into trials[(style * 2 + local) * rounds + r]. */
+void ptb_cl_hybrid_round(struct ptb_cl *c, int r, double *trials)
 {
-	double *trials[2][2];
-	for (int s = 0; s < 2; s++)
-		for (int l = 0; l < 2; l++)
-			if (!(trials[s][l] = calloc((size_t)c->rounds, sizeof(double))))
-				ptb_cl_fail(c, "rank %d (%s): out of memory", c->rank, c->host);
-	/* Rounds outermost: a trial of each point in every round, so that a
-	 * slow stretch of the job falls a little on every point. */
-	for (int r = 0; r < c->rounds; r++)
-		for (int s = 0; s < 2; s++)
-			for (int l = 0; l < 2; l++) {
-				if (needs_multiple(c, s))
-					continue;
-				ptb_cl_rollcall(c, "hybrid.barrier");
-				ptb_cl_watch_arm("hybrid.barrier");
-				struct episodes e = { .c = c, .style = s, .n = c->episodes };
-				run_episodes(&e, l);
-				double per = (double)e.elapsed_ns / e.n, slowest = 0;
-				MPI_Reduce(&per, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-				ptb_cl_watch_disarm();
-				trials[s][l][r] = slowest;
-			}
 	for (int s = 0; s < 2; s++)
 		for (int l = 0; l < 2; l++) {
-			if (c->rank == 0) {
-				const char *why = needs_multiple(c, s);
-				json_t *p = params(s, l, c->threads);
-				ptb_cl_add(c, why ? ptb_cl_point_na("hybrid.barrier", p, why)
-					       : ptb_cl_point("hybrid.barrier", p, "episode",
-							      trials[s][l], c->rounds, c->target_pct));
-			}
-			free(trials[s][l]);
+			if (needs_multiple(c, s))
+				continue;
+			ptb_cl_rollcall(c, "hybrid.barrier");
+			ptb_cl_watch_arm("hybrid.barrier");
+			struct episodes e = { .c = c, .style = s, .n = c->episodes };
+			run_episodes(&e, l);
+			double per = (double)e.elapsed_ns / e.n, slowest = 0;
+			MPI_Reduce(&per, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+			ptb_cl_watch_disarm();
+			trials[(s * 2 + l) * c->rounds + r] = slowest;
+		}
+}
+
+void ptb_cl_hybrid_points(struct ptb_cl *c, const double *trials)
+{
+	for (int s = 0; s < 2 && c->rank == 0; s++)
+		for (int l = 0; l < 2; l++) {
+			const char *why = needs_multiple(c, s);
+			json_t *p = params(s, l, c->threads);
+			ptb_cl_add(c, why ? ptb_cl_point_na("hybrid.barrier", p, why)
+				       : ptb_cl_point("hybrid.barrier", p, "episode",
+						      trials + (s * 2 + l) * c->rounds, c->rounds,
+						      c->target_pct));
 		}
 }
 

@@ -6,6 +6,8 @@
  */
 #include "config.h"
 #include "cluster/cluster.h"
+#include "record/cluster.h"
+#include "record/runfile.h"
 #include "record/target.h"
 
 #include <signal.h>
@@ -18,8 +20,10 @@ static const char usage[] =
 	"usage: mpirun -n N ptbench-mpi cluster [--suite default|hybrid] [--node-args ARGS]\n"
 	"                 [--threads T] [--thread-level funneled|multiple]\n"
 	"                 [--as-nodes] [--rounds N] [--episodes N] [--check-episodes N]\n"
-	"                 [--control] [--target PCT] [--timeout S] [-o FILE]\n"
+	"                 [--control] [--target PCT] [--timeout S]\n"
+	"                 [--clock skampi|hierarchical] [-o FILE]\n"
 	"       ptbench-mpi report FILE\n"
+	"       ptbench-mpi merge FILE... -o OUT [--target PCT]\n"
 	"       ptbench-mpi --help | --version\n";
 
 static void bad(const char *fmt, const char *arg)
@@ -75,6 +79,11 @@ static void parse(struct ptb_cl *c, int argc, char **argv)
 				bad("--suite wants default or hybrid, got '%s'", v);
 			c->node_suite = !strcmp(v, "default");
 		}
+		else if (!strcmp(a, "--clock")) {
+			if (strcmp(v, "skampi") && strcmp(v, "hierarchical"))
+				bad("--clock wants skampi or hierarchical, got '%s'", v);
+			c->clock_hierarchical = !strcmp(v, "hierarchical");
+		}
 		else if (!strcmp(a, "--thread-level")) {
 			if (!strcmp(v, "funneled"))
 				c->level = MPI_THREAD_FUNNELED;
@@ -105,22 +114,61 @@ static const char *launcher(void)
 
 static int report(int argc, char **argv)
 {
-	json_error_t e;
+	char err[512];
 	if (argc != 3)
 		bad("report wants one FILE%s", "");
-	json_t *doc = json_load_file(argv[2], 0, &e);
-	if (!doc) {
-		fprintf(stderr, "ptbench-mpi: %s: %s\n", argv[2], e.text);
-		exit(2);
-	}
-	const char *schema = json_string_value(json_object_get(doc, "schema"));
-	if (!schema || strcmp(schema, PTB_CL_SCHEMA) != 0 ||
-	    !json_is_array(json_object_get(doc, "results")) ||
-	    !json_is_object(json_object_get(doc, "context")))
-		bad("%s: not a " PTB_CL_SCHEMA " file", argv[2]);
+	json_t *doc = ptb_cluster_load(argv[2], err, sizeof err);
+	if (!doc)
+		bad("%s", err);
 	ptb_cl_table(stdout, doc);
 	json_decref(doc);
 	return 0;
+}
+
+/* Several launches of one configuration as one file (record/cluster.h);
+ * no MPI started. */
+static int merge(int argc, char **argv)
+{
+	const char *out = NULL, *paths[256];
+	json_t *docs[256];
+	double target = 2;
+	int n = 0, rc = 0;
+	char err[512];
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--target")) {
+			if (i + 1 >= argc)
+				bad("%s wants a value", argv[i]);
+			if (!strcmp(argv[i], "-o"))
+				out = argv[++i];
+			else
+				target = int_arg("--target", argv[++i], 1, 100);
+		} else if (argv[i][0] == '-') {
+			bad("merge: unknown option '%s'", argv[i]);
+		} else if (n == 256) {
+			bad("merge: at most 256 files%s", "");
+		} else {
+			paths[n++] = argv[i];
+		}
+	}
+	if (n < 2 || !out)
+		bad("usage: ptbench-mpi merge FILE... -o OUT (two files or more)%s", "");
+	if (ptb_run_check_target(out, err, sizeof err) != 0)
+		bad("%s", err);
+	for (int k = 0; k < n; k++)
+		if (!(docs[k] = ptb_cluster_load(paths[k], err, sizeof err))) {
+			while (k--)
+				json_decref(docs[k]);
+			bad("%s", err);
+		}
+	json_t *m = ptb_cluster_merge(docs, paths, n, target, err, sizeof err);
+	if (!m || ptb_run_write_atomic(m, out, err, sizeof err) != 0) {
+		fprintf(stderr, "ptbench-mpi: %s\n", err);
+		rc = 2;
+	}
+	json_decref(m);
+	for (int k = 0; k < n; k++)
+		json_decref(docs[k]);
+	return rc;
 }
 
 static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
@@ -138,9 +186,8 @@ static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
 			    "threads need at least FUNNELED", c->rank, c->host);
 	if (c->size < 2)
 		ptb_cl_fail(c, "cluster needs at least 2 ranks, this job has %d", c->size);
-	for (int i = 0; i < c->threads; i++)
-		MPI_Comm_dup(MPI_COMM_WORLD, &c->comms[i]);
 	ptb_cl_watch_start(c);
+	ptb_cl_comms_open(c);
 }
 
 /* The launcher's rank 0 (which will write -o) makes sure, before the
@@ -163,7 +210,8 @@ static bool output_writable(const char *out)
 	return ptb_run_check_target(out, output_err, sizeof output_err) == 0;
 }
 
-/* PTB_MPI_FAULT=die:R or hang:R: rank R dies or stops answering (tests). */
+/* PTB_MPI_FAULT=die:R, term:R or hang:R: rank R dies (SIGKILL), is sent
+ * SIGTERM as a launcher ending the job would, or stops answering (tests). */
 static void inject_fault(const struct ptb_cl *c)
 {
 	const char *f = getenv("PTB_MPI_FAULT");
@@ -172,6 +220,8 @@ static void inject_fault(const struct ptb_cl *c)
 		return;
 	if (!strncmp(f, "die", 3))
 		raise(SIGKILL);
+	if (!strncmp(f, "term", 4))
+		kill(getpid(), SIGTERM);   /* to the process, as a launcher sends it */
 	if (!strncmp(f, "hang", 4))
 		for (;;)
 			pause();
@@ -190,38 +240,40 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "report"))
 		return report(argc, argv);
+	if (!strcmp(argv[1], "merge"))
+		return merge(argc, argv);
 	if (strcmp(argv[1], "cluster") != 0)
-		bad("unknown command '%s' (cluster, report)", argv[1]);
+		bad("unknown command '%s' (cluster, report, merge)", argv[1]);
 	parse(&c, argc, argv);
 	const char *by = launcher();
 	if (!by)
 		bad("not started by an MPI launcher: run it as mpirun -n N ptbench-mpi %s "
 		    "(or srun, or mpiexec)", argv[1]);
 	bool writable = output_writable(c.out);
-	if (c.node_suite && writable)   /* before MPI_Init: its processes must not carry MPI */
+	if (writable)   /* before MPI_Init: its processes must not carry MPI */
 		ptb_cl_node_suite_run(&c);
+	ptb_cl_signals_start(&c);   /* after the suite: its processes keep SIGTERM */
 	start_mpi(&c, &argc, &argv);
 	if (!writable)
 		ptb_cl_fail(&c, "%s", output_err);
 	json_t *ctx = ptb_cl_context(&c, by);
 	if (c.rank == 0) {
-		c.doc = json_pack("{s:s,s:s,s:s,s:o,s:[]}", "schema", PTB_CL_SCHEMA, "version",
+		c.doc = json_pack("{s:s,s:s,s:s,s:o,s:[]}", "schema", PTB_CLUSTER_SCHEMA, "version",
 				  PACKAGE_VERSION, "status", "running", "context", ctx, "results");
 		char err[512];
 		if (ptb_cl_write(&c, "running", err, sizeof err) != 0)
 			ptb_cl_fail(&c, "%s", err);
 	}
 	inject_fault(&c);
-	if (c.node_suite)
-		ptb_cl_node_suite_gather(&c);
+	ptb_cl_rollcall(&c, "gathering the nodes");   /* a lost rank named, not waited on */
+	ptb_cl_node_suite_gather(&c);
 	ptb_cl_rollcall(&c, "clock synchronisation");
 	json_t *clock = ptb_cl_clock_sync(&c);
 	if (c.rank == 0)
 		json_object_set_new(json_object_get(c.doc, "context"), "clock", clock);
 	if (c.check_episodes > 0)
 		ptb_cl_hybrid_check(&c);
-	ptb_cl_hybrid_barrier(&c);
-	ptb_cl_pingpong(&c);
+	ptb_cl_rounds(&c);
 	ptb_cl_rollcall(&c, "the end");
 	if (c.rank == 0) {
 		char err[512];
@@ -229,9 +281,9 @@ int main(int argc, char **argv)
 			ptb_cl_fail(&c, "%s", err);
 		ptb_cl_table(stdout, c.doc);
 	}
+	ptb_cl_comms_close(&c);
 	ptb_cl_watch_arm("MPI_Finalize");
-	for (int i = 0; i < c.threads; i++)
-		MPI_Comm_free(&c.comms[i]);
 	MPI_Finalize();
+	json_decref(c.doc);
 	return 0;
 }

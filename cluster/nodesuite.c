@@ -39,9 +39,51 @@ static void ptbench_path(char *buf, size_t len)
 	snprintf(buf, len, "%s/ptbench", PTB_BINDIR);
 }
 
+/* Run `ptbench ARGS...` to its end with its stdout into out (NULL: none)
+ * and its stderr kept, so that a failure is told in ptbench's words: NULL,
+ * or why it failed. */
+static const char *run_ptbench(struct ptb_cl *c, char **args, int nargs, const char *out)
+{
+	char prog[PATH_MAX + 16], *argv[80];
+	int argc = 0;
+	ptbench_path(prog, sizeof prog);
+	argv[argc++] = prog;
+	for (int i = 0; i < nargs && argc < 79; i++)
+		argv[argc++] = args[i];
+	argv[argc] = NULL;
+	char errpath[4096 + 8];
+	snprintf(errpath, sizeof errpath, "%s.err", c->node_file);
+	pid_t pid = fork();
+	if (pid == 0) {
+		int o = open(out ? out : "/dev/null", O_WRONLY | (out ? O_TRUNC : 0));
+		int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		dup2(o, 1);
+		dup2(err >= 0 ? err : o, 2);
+		execv(prog, argv);
+		fprintf(stderr, "cannot run %s\n", prog);
+		_exit(127);
+	}
+	int st = 0;
+	static char why[600];
+	const char *rc = NULL;
+	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		char line[512] = "";
+		FILE *f = fopen(errpath, "r");
+		if (!f || !fgets(line, sizeof line, f))
+			snprintf(line, sizeof line, "no message");
+		if (f)
+			fclose(f);
+		line[strcspn(line, "\n")] = 0;
+		snprintf(why, sizeof why, "ptbench %s failed on this node: %s", args[0], line);
+		rc = why;
+	}
+	unlink(errpath);
+	return rc;
+}
+
 void ptb_cl_node_suite_run(struct ptb_cl *c)
 {
-	char prog[PATH_MAX + 16], *argv[72];
+	char *argv[72];
 	int argc = 0;
 	const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	snprintf(c->node_file, sizeof c->node_file, "%s/ptbench-node-XXXXXX", tmp);
@@ -51,8 +93,11 @@ void ptb_cl_node_suite_run(struct ptb_cl *c)
 		return;
 	}
 	close(fd);
-	ptbench_path(prog, sizeof prog);
-	argv[argc++] = prog;
+	if (!c->node_suite) {   /* the node's context alone: what `info --json` prints */
+		char *info[] = { "info", "--json" };
+		c->node_status = run_ptbench(c, info, 2, c->node_file);
+		return;
+	}
 	argv[argc++] = "run";
 	char *args = c->node_args ? strdup(c->node_args) : NULL;
 	for (char *save, *w = args ? strtok_r(args, " ", &save) : NULL; w && argc < 64;
@@ -62,45 +107,24 @@ void ptb_cl_node_suite_run(struct ptb_cl *c)
 	argv[argc++] = "json";
 	argv[argc++] = "-o";
 	argv[argc++] = c->node_file;
-	argv[argc] = NULL;
-	/* Its stderr is kept, so that a failure is told in ptbench's words. */
-	char errpath[4096 + 8];
-	snprintf(errpath, sizeof errpath, "%s.err", c->node_file);
-	pid_t pid = fork();
-	if (pid == 0) {
-		int null = open("/dev/null", O_WRONLY);
-		int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-		dup2(null, 1);
-		dup2(err >= 0 ? err : null, 2);
-		execv(prog, argv);
-		fprintf(stderr, "cannot run %s\n", prog);
-		_exit(127);
-	}
-	int st = 0;
-	if (pid < 0 || waitpid(pid, &st, 0) < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		static char why[600];
-		char line[512] = "";
-		FILE *f = fopen(errpath, "r");
-		if (!f || !fgets(line, sizeof line, f))
-			snprintf(line, sizeof line, "no message");
-		if (f)
-			fclose(f);
-		line[strcspn(line, "\n")] = 0;
-		snprintf(why, sizeof why, "ptbench run failed on this node: %s", line);
-		c->node_status = why;
-	}
-	unlink(errpath);
+	c->node_status = run_ptbench(c, argv, argc, NULL);
 	free(args);
 }
 
-/* This rank's figures as compact JSON text (malloc'd). */
+/* This rank's context and figures as compact JSON text (malloc'd): the
+ * context as ptbench/2 records it, from the suite's file or from `ptbench
+ * info --json`. */
 static char *node_figures(struct ptb_cl *c)
 {
-	json_t *out = json_array();
+	json_t *out = json_array(), *ctx = NULL;
 	json_t *run = c->node_status ? NULL : json_load_file(c->node_file, 0, NULL);
 	size_t i;
 	json_t *r;
-	json_array_foreach(json_object_get(run, "results"), i, r)
+	if (run && !c->node_suite)
+		ctx = json_incref(run);
+	else if (run)
+		ctx = json_incref(json_object_get(run, "context"));
+	json_array_foreach(c->node_suite ? json_object_get(run, "results") : NULL, i, r)
 		json_array_append_new(out, json_pack("{s:O,s:O,s:O,s:O,s:O?}", "bench",
 			json_object_get(r, "bench"), "params", json_object_get(r, "params"),
 			"status", json_object_get(r, "status"), "value",
@@ -108,8 +132,10 @@ static char *node_figures(struct ptb_cl *c)
 			"ci95", json_object_get(r, "ci95")));
 	json_decref(run);
 	unlink(c->node_file);
-	char *s = json_dumps(json_pack("{s:s?,s:o}", "failed", c->node_status, "rows", out),
-			     JSON_COMPACT | JSON_SORT_KEYS);
+	json_t *doc = json_pack("{s:s?,s:o,s:o?}", "failed", c->node_status, "rows", out,
+				"context", ctx);
+	char *s = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
+	json_decref(doc);
 	return s;
 }
 
@@ -159,8 +185,10 @@ static void merge(struct ptb_cl *c, json_t *rows, json_t *index, const char *nod
 	size_t i;
 	json_t *f;
 	json_array_foreach(figs, i, f) {
-		char *key = json_dumps(json_pack("[O,O]", json_object_get(f, "bench"),
-			json_object_get(f, "params")), JSON_COMPACT | JSON_SORT_KEYS);
+		json_t *pair = json_pack("[O,O]", json_object_get(f, "bench"),
+					 json_object_get(f, "params"));
+		char *key = json_dumps(pair, JSON_COMPACT | JSON_SORT_KEYS);
+		json_decref(pair);
 		json_t *row = json_object_get(index, key);
 		if (!row) {
 			row = json_pack("{s:O,s:O,s:{}}", "bench", json_object_get(f, "bench"),
@@ -211,6 +239,8 @@ void ptb_cl_node_suite_gather(struct ptb_cl *c)
 		const char *failed = json_string_value(json_object_get(got, "failed"));
 		if (!got || failed)
 			ptb_cl_fail(c, "rank %d (%s): %s", r, name, failed ? failed : "no figures");
+		if (json_is_object(json_object_get(got, "context")))
+			json_object_set(node, "context", json_object_get(got, "context"));
 		merge(c, rows, index, name, json_object_get(got, "rows"));
 		json_decref(got);
 	}
@@ -219,7 +249,10 @@ void ptb_cl_node_suite_gather(struct ptb_cl *c)
 	json_array_foreach(rows, i, row)
 		summarise(row);
 	json_decref(index);
-	ptb_cl_set_node_rows(c, rows);
+	if (c->node_suite)
+		ptb_cl_set_node_rows(c, rows);
+	else
+		json_decref(rows);
 	free(all);
 	free(lens);
 	free(displs);

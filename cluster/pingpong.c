@@ -72,27 +72,27 @@ static double pp_trial(struct ptb_cl *c, int pairs)
 	return slowest;
 }
 
-void ptb_cl_pingpong(struct ptb_cl *c)
+/* One trial of each point, into trials[(multiple * T + pairs - 1) * rounds + r]. */
+void ptb_cl_pingpong_round(struct ptb_cl *c, int r, double *trials)
 {
 	int T = c->threads;
-	double *trials = calloc((size_t)2 * T * c->rounds, sizeof(double));
-	if (!trials)
-		ptb_cl_fail(c, "rank %d (%s): out of memory", c->rank, c->host);
-	for (int r = 0; r < c->rounds; r++)
-		for (int m = 0; m < 2; m++)
-			for (int pairs = 1; pairs <= T; pairs++)
-				if (!pp_na(c, m, pairs))
-					trials[(m * T + pairs - 1) * c->rounds + r] = pp_trial(c, pairs);
-	if (c->rank == 0)
-		for (int m = 0; m < 2; m++)
-			for (int pairs = 1; pairs <= T; pairs++) {
-				json_t *par = json_pack("{s:s,s:i}", "style", m ? "multiple" : "funneled",
-							"pairs", pairs);
-				const char *why = pp_na(c, m, pairs);
-				ptb_cl_add(c, why ? ptb_cl_point_na("mpi.pingpong", par, why)
-					: ptb_cl_point("mpi.pingpong", par, "message",
-						       trials + (m * T + pairs - 1) * c->rounds, c->rounds,
-						       c->target_pct));
-			}
-	free(trials);
+	for (int m = 0; m < 2; m++)
+		for (int pairs = 1; pairs <= T; pairs++)
+			if (!pp_na(c, m, pairs))
+				trials[(m * T + pairs - 1) * c->rounds + r] = pp_trial(c, pairs);
+}
+
+void ptb_cl_pingpong_points(struct ptb_cl *c, const double *trials)
+{
+	int T = c->threads;
+	for (int m = 0; m < 2 && c->rank == 0; m++)
+		for (int pairs = 1; pairs <= T; pairs++) {
+			json_t *par = json_pack("{s:s,s:i}", "style", m ? "multiple" : "funneled",
+						"pairs", pairs);
+			const char *why = pp_na(c, m, pairs);
+			ptb_cl_add(c, why ? ptb_cl_point_na("mpi.pingpong", par, why)
+				: ptb_cl_point("mpi.pingpong", par, "message",
+					       trials + (m * T + pairs - 1) * c->rounds, c->rounds,
+					       c->target_pct));
+		}
 }

@@ -11,6 +11,7 @@
 #include "cluster/cluster.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -92,10 +93,13 @@ void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 void ptb_cl_rollcall(struct ptb_cl *c, const char *phase)
 {
 	int me = c->rank;
-	ptb_cl_watch_arm(phase);
 	if (c->rank != 0) {
+		ptb_cl_watch_arm(phase);
 		MPI_Send(&me, 1, MPI_INT, 0, ROLL_TAG, MPI_COMM_WORLD);
 	} else {
+		/* Rank 0's wait below has its own end, shorter than the
+		 * watchdog's, so that it names the missing rank: the watchdog is
+		 * armed only for the barrier after it. */
 		int n = c->size - 1;
 		MPI_Request *req = calloc((size_t)n + 1, sizeof *req);
 		int *got = calloc((size_t)n + 1, sizeof *got);
@@ -132,7 +136,50 @@ void ptb_cl_rollcall(struct ptb_cl *c, const char *phase)
 		free(req);
 		free(got);
 		free(done);
+		ptb_cl_watch_arm(phase);
 	}
 	MPI_Barrier(MPI_COMM_WORLD);
 	ptb_cl_watch_disarm();
+}
+
+/* A launcher ends the job when a rank dies (Open MPI's mpirun: SIGTERM to
+ * the others, then SIGKILL): rank 0 says so in one line and keeps every
+ * finished figure in the file, marked incomplete, and every rank exits 2.  The launcher's own exit status is its own (mpirun: 137 for a
+ * killed rank); this is what is in the ranks' hands.  A thread of its own
+ * waits for the signals, which every other thread blocks. */
+static sigset_t ending;
+
+static void *signal_watch(void *arg)
+{
+	struct ptb_cl *c = arg;
+	int sig = 0;
+	if (sigwait(&ending, &sig) != 0)
+		return NULL;
+	/* Rank 0 speaks for the job, in one line; the others end quietly: the
+	 * launcher names a rank it lost, and rank 0 or a watchdog names a rank
+	 * that stopped answering. */
+	if (c->rank != 0)
+		_exit(2);
+	pthread_mutex_lock(&fail_lock);
+	fprintf(stderr, "ptbench-mpi: rank %d (%s): ended by %s from the launcher: another rank "
+		"died or the job was cancelled (the launcher's message names the rank)%s\n",
+		c->rank, c->host, sig == SIGTERM ? "SIGTERM" : sig == SIGINT ? "SIGINT" : "SIGHUP",
+		c->doc && c->out ? "; the finished figures are kept, marked incomplete" : "");
+	fflush(stderr);
+	if (c->doc)
+		ptb_cl_save(c, "incomplete");
+	_exit(2);
+}
+
+void ptb_cl_signals_start(struct ptb_cl *c)
+{
+	pthread_t t;
+	sigemptyset(&ending);
+	sigaddset(&ending, SIGTERM);
+	sigaddset(&ending, SIGINT);
+	sigaddset(&ending, SIGHUP);
+	/* blocked here, before MPI_Init, so that MPI's threads inherit it */
+	pthread_sigmask(SIG_BLOCK, &ending, NULL);
+	if (pthread_create(&t, NULL, signal_watch, c) == 0)
+		pthread_detach(t);
 }

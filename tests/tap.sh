@@ -6,6 +6,12 @@ ok() { tap_n=$((tap_n + 1)); echo "ok $tap_n - $*"; }
 not_ok() { tap_n=$((tap_n + 1)); tap_failed=$((tap_failed + 1)); echo "not ok $tap_n - $*"; }
 # check DESCRIPTION COMMAND...: ok when COMMAND succeeds.
 check() { d=$1; shift; if "$@"; then ok "$d"; else not_ok "$d"; fi; }
+# verdict DESC: ok or not ok by the status of the command list just run, so
+# that a condition of several commands is asserted whole:
+#   [ "$a" = 1 ] && grep -q x file
+#   verdict "a is 1 and the file has x"
+# (`check DESC [ ... ] && grep ...` would assert the first command alone).
+verdict() { if [ "$?" = 0 ]; then ok "$1"; else not_ok "$1"; fi; }
 diag() { echo "# $*"; }
 skip() { tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP $*"; }
 done_testing() { echo "1..$tap_n"; [ "$tap_failed" -eq 0 ]; }

@@ -18,6 +18,8 @@
 #include "cli/trace-flow.h"
 #include "record/model.h"
 #include "report/report.h"
+#include "record/cluster.h"
+#include "tools/cluster.h"
 #include "tools/page.h"
 
 static const char usage[] =
@@ -77,14 +79,37 @@ static int page(int argc, char **argv, int first, const struct report_args *a)
 	if (a->trace && ptb_trace_flow(a->trace, a->cpus ? a->cpus : 2, &flow, err, sizeof err))
 		return ptb_bad_input("report", "--trace %s", err);
 	o.flow = a->trace ? &flow : NULL;
-	int n, rc = ptb_runs_load("report", argc, argv, first, &runs, &n);
-	if (!rc) {
+	json_t *cluster;
+	int n, rc = ptb_runs_cluster("report", argc, argv, first, &cluster);
+	if (rc == 1) {
+		rc = ptb_cluster_print(stdout, cluster, PTB_GRID_HTML) < 0
+			? ptb_bad_input("report", "out of memory") : 0;
+		json_decref(cluster);
+	} else if (!rc && !(rc = ptb_runs_load("report", argc, argv, first, &runs, &n))) {
 		if (ptb_page_report(stdout, runs, n, &o) < 0)
 			rc = ptb_bad_input("report", "out of memory");
 		ptb_runs_free(runs, n);
 	}
 	if (a->trace)
 		ptb_flow_free(&flow);
+	return rc;
+}
+
+/* A cluster job's file: its table (text or CSV), or the document itself
+ * (json); Google Benchmark's format has no place for nodes. */
+static int report_cluster(json_t *doc, int fmt)
+{
+	int rc = 0;
+	if (fmt == PTB_FMT_GBENCH)
+		rc = ptb_bad_input("report", "--format gbench: not for a %s file (table, csv, json, "
+				   "html)", PTB_CLUSTER_SCHEMA);
+	else if (fmt == PTB_FMT_JSON)
+		rc = json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) < 0 ? 2 : 0;
+	else if (ptb_cluster_print(stdout, doc, fmt == PTB_FMT_CSV ? PTB_GRID_CSV : PTB_GRID_TEXT) < 0)
+		rc = ptb_bad_input("report", "out of memory");
+	if (fmt == PTB_FMT_JSON && !rc)
+		putchar('\n');
+	json_decref(doc);
 	return rc;
 }
 
@@ -108,6 +133,9 @@ int ptb_cmd_report(int argc, char **argv)
 		return ptb_bad_input("report", "--no-plots: only with --format html");
 	if (a.trace || a.cpus)
 		return ptb_bad_input("report", "--trace and --cpus: only with --format html");
+	json_t *cluster;
+	if ((rc = ptb_runs_cluster("report", argc, argv, first, &cluster)) != 0)
+		return rc == 1 ? report_cluster(cluster, a.fmt) : rc;
 	struct ptb_runfile *run = ptb_runfile_load(argv[first], err, sizeof err);
 	if (!run)
 		return ptb_bad_input("report", "%s", err);

@@ -10,6 +10,7 @@
 #include "cli/error.h"
 #include "cli/options.h"
 #include "cli/runs.h"
+#include "tools/cluster.h"
 #include "tools/table.h"
 
 static const char usage[] =
@@ -54,7 +55,16 @@ int ptb_cmd_table(int argc, char **argv)
 	struct ptb_table_opts o = { a.format, a.stat, a.all_rows, false, a.verbose };
 	if (first >= argc)
 		return ptb_bad_input("table", "which files? (ptbench table FILE...)");
-	if ((rc = ptb_runs_load("table", argc, argv, first, &runs, &n)))
+	json_t *cluster;
+	static const enum ptb_grid_style styles[] = { [PTB_TABLE_MD] = PTB_GRID_MD,
+		[PTB_TABLE_CSV] = PTB_GRID_CSV, [PTB_TABLE_HTML] = PTB_GRID_HTML };
+	if ((rc = ptb_runs_cluster("table", argc, argv, first, &cluster)) == 1) {
+		rc = ptb_cluster_print(stdout, cluster, styles[a.format]) < 0
+			? ptb_bad_input("table", "out of memory") : 0;
+		json_decref(cluster);
+		return rc;
+	}
+	if (rc || (rc = ptb_runs_load("table", argc, argv, first, &runs, &n)))
 		return rc;
 	if (ptb_table_print(stdout, runs, n, &o) < 0)
 		rc = ptb_bad_input("table", "out of memory");

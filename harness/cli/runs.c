@@ -2,11 +2,14 @@
 /* Result files named on a command line (cli/runs.h). */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "cli/error.h"
 #include "cli/runs.h"
+#include "record/cluster.h"
+#include "record/runfile.h"
 #include "text/text.h"
 
 int ptb_runs_load(const char *cmd, int argc, char **argv, int first,
@@ -39,4 +42,29 @@ void ptb_runs_free(struct ptb_runfile **runs, int n)
 	for (int i = 0; i < n; i++)
 		ptb_runfile_free(runs[i]);
 	free(runs);
+}
+
+int ptb_runs_cluster(const char *cmd, int argc, char **argv, int first, json_t **doc)
+{
+	char err[512];
+	*doc = NULL;
+	for (int i = first; i < argc; i++) {
+		json_t *d = ptb_json_load(argv[i], err, sizeof err);
+		bool cluster = d && ptb_cluster_is(d);
+		if (cluster && argc - first > 1) {
+			json_decref(d);
+			return ptb_bad_input(cmd, "%s: a %s file is read alone (its nodes are its "
+					     "columns)", argv[i], PTB_CLUSTER_SCHEMA);
+		}
+		if (cluster && ptb_cluster_validate(d, err, sizeof err) < 0) {
+			json_decref(d);
+			return ptb_bad_input(cmd, "%s: %s", argv[i], err);
+		}
+		if (cluster) {
+			*doc = d;
+			return 1;
+		}
+		json_decref(d);
+	}
+	return 0;
 }

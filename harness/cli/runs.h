@@ -15,4 +15,11 @@ int ptb_runs_load(const char *cmd, int argc, char **argv, int first,
 		  struct ptb_runfile ***runs, int *n);
 void ptb_runs_free(struct ptb_runfile **runs, int n);
 
+/* A cluster job's file (ptbench-cluster/1, record/cluster.h) among
+ * argv[first..argc): 1 with *doc the validated document when it is the one
+ * file named; 0 when no file named is one (or cannot be read: the run
+ * files' loader says why); 2 after one line on stderr when one is named
+ * with others or is not valid. */
+int ptb_runs_cluster(const char *cmd, int argc, char **argv, int first, json_t **doc);
+
 #endif

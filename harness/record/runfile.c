@@ -246,11 +246,11 @@ static void not_json(const char *path, const char *buf, size_t len, const json_e
 		 je->text);
 }
 
-json_t *ptb_run_load(const char *path, char *err, size_t errlen)
+json_t *ptb_json_load(const char *path, char *err, size_t errlen)
 {
 	struct stat st;
 	json_error_t je;
-	char why[400], *text = NULL;
+	char *text = NULL;
 	size_t len = 0;
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st) < 0) {
@@ -277,10 +277,23 @@ json_t *ptb_run_load(const char *path, char *err, size_t errlen)
 		return NULL;
 	}
 	free(text);
-	if (ptb_run_validate(run, why, sizeof why) < 0) {
+	return run;
+}
+
+json_t *ptb_doc_load(const char *path, int (*validate)(const json_t *doc, char *err, size_t errlen),
+		     char *err, size_t errlen)
+{
+	char why[400];
+	json_t *doc = ptb_json_load(path, err, errlen);
+	if (doc && validate(doc, why, sizeof why) < 0) {
 		ptb_errf(err, errlen, "%s: %s", path, why);
-		json_decref(run);
+		json_decref(doc);
 		return NULL;
 	}
-	return run;
+	return doc;
+}
+
+json_t *ptb_run_load(const char *path, char *err, size_t errlen)
+{
+	return ptb_doc_load(path, ptb_run_validate, err, errlen);
 }

@@ -26,6 +26,13 @@ int ptb_run_write_atomic(const json_t *run, const char *path, char *err, size_t 
 /* The same for any text (a report): the whole of it, or nothing, at path. */
 int ptb_text_write_atomic(const char *text, size_t len, const char *path, char *err,
 			  size_t errlen);
+/* Read a JSON document from a file (a regular file, of bounded size), not
+ * yet validated: NULL with err = one line naming the file on failure. */
+json_t *ptb_json_load(const char *path, char *err, size_t errlen);
+/* The same, then validated: NULL with err = one line naming the file when
+ * validate (which returns < 0 after saying why) refuses it. */
+json_t *ptb_doc_load(const char *path, int (*validate)(const json_t *doc, char *err, size_t errlen),
+		     char *err, size_t errlen);
 /* Read and validate a result file. NULL with err = one line on failure
  * ("FILE: results[3]: missing field 'bench'"). */
 json_t *ptb_run_load(const char *path, char *err, size_t errlen);

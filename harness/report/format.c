@@ -146,8 +146,11 @@ void ptb_fmt_params(char *buf, size_t len, const json_t *params, const char *sep
 	size_t used = 0;
 	buf[0] = 0;
 	json_object_foreach((json_t *)params, var, v) {
+		char num[64] = "?";
+		if (json_is_number(v))   /* a cluster file's counts (record/cluster.h) */
+			ptb_fmt_jnum(num, sizeof num, v);
 		int n = snprintf(buf + used, len - used, "%s%s=%s", used ? sep : "", var,
-				 json_is_string(v) ? json_string_value(v) : "?");
+				 json_is_string(v) ? json_string_value(v) : num);
 		if (n < 0 || (size_t)n >= len - used)
 			return;
 		used += (size_t)n;

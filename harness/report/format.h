@@ -28,7 +28,8 @@ void ptb_fmt_round(char *buf, size_t len, const char *text, int sig);
 /* Text wrapped at spaces to `width` terminal columns, every line after the
  * first indented by `indent` spaces; a word longer than a line stays whole. */
 void ptb_fputs_wrapped(FILE *out, const char *text, int width, int indent);
-/* "k=v" pairs of a params object joined by sep ("placement=cross_core"). */
+/* "k=v" pairs of a params object joined by sep ("placement=cross_core");
+ * a value may be a string or a number ("threads=2"). */
 void ptb_fmt_params(char *buf, size_t len, const json_t *params, const char *sep);
 
 /* The strings of an array joined by sep (other elements are skipped). */
