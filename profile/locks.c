@@ -142,6 +142,24 @@ static Bool my_turn(Int me, ULong now)
 	return True;
 }
 
+/* Whether every other running thread is past slot `me`'s logical time
+ * now (at it: a higher slot), so that what `me` reads next was written
+ * before or at now whatever Valgrind's schedule.  Of the threads that
+ * wait so, the one lowest in (time, slot) always may go. */
+static Bool all_past(Int me, ULong now)
+{
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
+	for (s = 0; s < n; s++) {
+		ULong ts;
+		if ((Int)s == me || !pp_thr[s].alive || pp_thr[s].blocked)
+			continue;
+		ts = (Int)s == pp_cur ? pp_ic : pp_thr[s].ts;
+		if (ts < now || (ts == now && (Int)s < me))
+			return False;
+	}
+	return True;
+}
+
 /* Whether the waiting slot `me` should give up its turn: the others'
  * logical times and states have not changed over PTBPROF_TURN_TRIES of its
  * requests and PTBPROF_TURN_MS. */
@@ -178,13 +196,19 @@ Bool pp_lock_request(ThreadId tid, UWord *args, UWord *ret)
 	Int me;
 	ULong *now;    /* the thread's logical time (Valgrind stopped it for the request) */
 	Mutex *m;
-	if (args[0] < PTBPROF_REQ_TURN || args[0] > PTBPROF_REQ_BARRIER_OUT)
+	if (args[0] < PTBPROF_REQ_TURN || args[0] > PTBPROF_REQ_YIELD)
 		return False;
 	*ret = 0;
 	me = pp_slot_of(tid);
 	now = me == pp_cur ? &pp_ic : &pp_thr[me].ts;
 	if (*now < pp_floor())
 		*now = pp_floor();
+	if (args[0] == PTBPROF_REQ_YIELD) {
+		*ret = all_past(me, *now) || stuck(me);
+		if (*ret)
+			waiting[me].tries = 0;
+		return True;
+	}
 	if (args[0] >= PTBPROF_REQ_BARRIER_INIT) {
 		barrier_request(args[0], me, now, args[1], args[2]);
 		return True;
