@@ -30,15 +30,28 @@ ULong pp_yield_now;
 static ULong floor_ts;        /* every event before it has been merged */
 static Int *slot_map;         /* Valgrind thread id -> slot */
 
-/* The last writer of each 4-byte word, in real (recording) order. */
+/* The last writer of each 4-byte word of a line, in real (recording)
+ * order: its logical time above 8 bits, its slot (NOSLOT: none; EXITED
+ * marked) below, so that an access reads one word per 4 bytes. */
 typedef struct Shadow {
 	struct Shadow *next;
 	UWord key;
-	UChar *wslot;
-	ULong *wts;
+	ULong w[];
 } Shadow;
+#define W_SLOT(v) ((UInt)((v) & 0xff))
+#define W_TS(v) ((v) >> 8)
+#define W_MAKE(slot, ts) (((ULong)(ts) << 8) | (slot))
 static VgHashTable *shadows;
-static Shadow *last_shadow;
+/* In front of the table, the shadows of recently used lines by a hash of
+ * their key: most accesses find theirs here, without the table's division
+ * and chain (shadows are never freed, so a pointer here stays good). */
+#define FRONT_BITS 12
+static struct { UWord key; Shadow *sh; } front[1u << FRONT_BITS];
+
+static inline UInt front_ix(UWord key)
+{
+	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
+}
 
 void pp_merge_init(void)
 {
@@ -47,6 +60,8 @@ void pp_merge_init(void)
 	slot_map = VG_(malloc)("ptbprof.slots", VG_N_THREADS * sizeof *slot_map);
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_map[i] = -1;
+	for (i = 0; i < (1u << FRONT_BITS); i++)
+		front[i].key = ~(UWord)0;   /* no line's key: addresses are shifted */
 }
 
 ULong pp_floor(void) { return floor_ts; }
@@ -57,7 +72,8 @@ Int pp_slot_new(ThreadId tid)
 	PP_Thread *t = &pp_thr[s];
 	t->used = True;
 	t->alive++;
-	t->blocked = False;
+	t->blocked = t->released = False;
+	t->want = 0;
 	t->ts = floor_ts;
 	t->stack_hi = t->stack_lo = 0;
 	slot_map[tid] = s;
@@ -83,22 +99,22 @@ void pp_slot_end(ThreadId tid)
 	slot_map[tid] = -1;
 }
 
-static Shadow *shadow_of(UWord key)
+static inline Shadow *shadow_of(UWord key)
 {
 	Shadow *sh;
-	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1;
-	if (last_shadow && last_shadow->key == key)
-		return last_shadow;
+	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1, f = front_ix(key), i;
+	if (front[f].key == key)
+		return front[f].sh;
 	sh = VG_(HT_lookup)(shadows, key);
 	if (!sh) {
-		sh = VG_(malloc)("ptbprof.shadow", sizeof *sh + g * (sizeof(ULong) + 1));
+		sh = VG_(malloc)("ptbprof.shadow", sizeof *sh + g * sizeof(ULong));
 		sh->key = key;
-		sh->wts = (ULong *)(sh + 1);
-		sh->wslot = (UChar *)(sh->wts + g);
-		VG_(memset)(sh->wslot, NOSLOT, g);
+		for (i = 0; i < g; i++)
+			sh->w[i] = W_MAKE(NOSLOT, 0);
 		VG_(HT_add_node)(shadows, sh);
 	}
-	return last_shadow = sh;
+	front[f].key = key;
+	return front[f].sh = sh;
 }
 
 /* The earliest time at which slot `me` may follow slot w's event at wts:
@@ -122,12 +138,13 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 	for (g = a & ~(Addr)3; g < end; g += 4) {
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		UInt w = sh->wslot[i];
+		ULong v = sh->w[i];
+		UInt w = W_SLOT(v);
 		if (w == NOSLOT || (follows_none && !(w & EXITED)))
 			continue;
 		w &= ~(UInt)EXITED;
 		if (w != (UInt)me) {
-			ULong t = pp_after(me, w, sh->wts[i]);
+			ULong t = pp_after(me, w, W_TS(v));
 			if (pp_ic < t)
 				pp_ic = t;
 		}
@@ -137,8 +154,7 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 	for (g = a & ~(Addr)3; g < end; g += 4) {
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		sh->wslot[i] = (UChar)me;
-		sh->wts[i] = pp_ic;
+		sh->w[i] = W_MAKE(me, pp_ic);
 	}
 }
 
@@ -151,8 +167,7 @@ void pp_mark_exit(Int s, Addr a, ULong ts)
 {
 	Shadow *sh = shadow_of(a >> pp_cfg.shift);
 	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
-	sh->wslot[i] = (UChar)(s | EXITED);
-	sh->wts[i] = ts;
+	sh->w[i] = W_MAKE(s | EXITED, ts);
 }
 
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)

@@ -52,19 +52,24 @@ void pp_model_init(void)
 	lines = VG_(HT_construct)("ptbprof.lines");
 }
 
-static Line *line_of(UWord key)
+/* In front of the table, recently used lines by a hash of their key
+ * (lines are never freed, so a pointer here stays good). */
+#define FRONT_BITS 12
+static Line *front[1u << FRONT_BITS];
+
+static inline Line *line_of(UWord key)
 {
-	static Line *last;
-	Line *l;
-	if (last && last->key == key)
-		return last;
+	UInt f = (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
+	Line *l = front[f];
+	if (l && l->key == key)
+		return l;
 	l = VG_(HT_lookup)(lines, key);
 	if (!l) {
 		l = VG_(calloc)("ptbprof.line", 1, sizeof *l);
 		l->key = key;
 		VG_(HT_add_node)(lines, l);
 	}
-	return last = l;
+	return front[f] = l;
 }
 
 static Rec *rec_of(Line *l, UInt s)

@@ -24,8 +24,8 @@ static void wait_turn(pthread_mutex_t *m)
 
 static int acquired(pthread_mutex_t *m, int rc)
 {
-	if (rc == 0)
-		VALGRIND_DO_CLIENT_REQUEST_STMT(PTBPROF_REQ_ACQUIRED, m, 0, 0, 0, 0);
+	VALGRIND_DO_CLIENT_REQUEST_STMT(rc == 0 ? PTBPROF_REQ_ACQUIRED : PTBPROF_REQ_GAVE_UP, m, 0,
+					0, 0, 0);
 	return rc;
 }
 

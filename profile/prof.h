@@ -27,6 +27,9 @@ typedef struct {
 
 typedef struct {
 	Bool used, blocked;
+	Bool released;            /* its barrier round is complete: its waits there are short */
+	Addr want;                /* the mutex it has its turn for and waits to hold, 0 none */
+	ULong want_ts;            /* its logical time when it got that turn */
 	UInt alive;               /* threads living on this slot */
 	ULong ts;                 /* logical time while not running */
 	PP_Event *buf;

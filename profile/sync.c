@@ -84,7 +84,7 @@ void pp_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 		clone_ctid = (Addr)((const ULong *)args[0])[2];   /* clone_args.child_tid */
 	if (futex_wake(no, args))
 		wake(args[0], args[2] ? args[2] : 1, s, t->ts);
-	if (blocking(no, args)) {
+	if (blocking(no, args) && !t->released) {
 		t->blocked = True;
 		t->waddr = no == __NR_futex ? args[0] : 0;
 		t->wseq = ++wseq;
