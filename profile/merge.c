@@ -45,7 +45,7 @@ static VgHashTable *shadows;
 /* In front of the table, the shadows of recently used lines by a hash of
  * their key: most accesses find theirs here, without the table's division
  * and chain (shadows are never freed, so a pointer here stays good). */
-#define FRONT_BITS 12
+#define FRONT_BITS 15
 static struct { UWord key; Shadow *sh; } front[1u << FRONT_BITS];
 
 static inline UInt front_ix(UWord key)
@@ -170,6 +170,47 @@ void pp_mark_exit(Int s, Addr a, ULong ts)
 	sh->w[i] = W_MAKE(s | EXITED, ts);
 }
 
+/* Folds the running thread's access into its latest event on the same
+ * line when the merge would feed it to the model in the same run of the
+ * thread's events and it cannot miss there: an event of this quantum (the
+ * merge takes a thread's events of a quantum in a row, and events on
+ * other lines change nothing of this line in the model), a read after
+ * any access or a write after a write (the line is then valid, or the
+ * thread's alone).  With finite caches only the last event qualifies:
+ * the accesses in between change which line is least recently used.  No
+ * event is folded into across a heap event or a region-of-interest
+ * marker.  The model only has to know the folded bytes (model.c); most
+ * accesses of a program -- a stack frame's, a structure's fields, a loop
+ * over an array -- are such, and folding them saves their events. */
+static inline UInt recent_ix(UWord key)
+{
+	return (UInt)(key ^ (key >> 7)) & (PP_RECENT - 1);
+}
+
+static inline Bool fold(PP_Thread *t, Addr a, UInt size, UInt kind)
+{
+	PP_Event *e;
+	UWord key = a >> pp_cfg.shift, pos;
+	UInt r = recent_ix(key);
+	if (pp_ic >= t->fold_end || t->recent[r].key != key)
+		return False;
+	pos = t->recent[r].pos;
+	if (pos < t->q_first || pos < t->solid || pos < t->head || pos >= t->n ||
+	    (pp_cfg.ways && pos != t->n - 1))
+		return False;
+	e = &t->buf[pos];
+	if ((e->kind & 0xf) > PP_RMW || (e->addr >> pp_cfg.shift) != key ||
+	    ((e->addr + e->size - 1) >> pp_cfg.shift) != key || ((a + size - 1) >> pp_cfg.shift) != key)
+		return False;
+	if (kind == PP_READ)
+		e->more |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+	else if ((e->kind & 0xf) != PP_READ)
+		e->wmore |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+	else
+		return False;
+	return True;
+}
+
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 {
 	UInt size = szkd & 0xffff, kind = (szkd >> 16) & 7;
@@ -181,7 +222,8 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 		return;
 	check_ahead();
 	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
-	pp_push(pp_cur, pp_ic, a, ip, size, kind);
+	if (!fold(&pp_thr[pp_cur], a, size, kind))
+		pp_push(pp_cur, pp_ic, a, ip, size, kind);
 }
 
 static void merge_upto(ULong h);
@@ -202,6 +244,7 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 			VG_(memmove)(t->buf, t->buf + t->head, (t->n - t->head) * sizeof *t->buf);
 			t->n -= t->head;
 			t->head = 0;
+			t->solid = t->n;       /* the remembered places moved */
 		}
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 4096;
@@ -214,6 +257,19 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	e->aux = aux;
 	e->size = size;
 	e->kind = kind;
+	e->more = e->wmore = 0;
+	if (ts >= t->fold_end) {
+		t->fold_end = (ts / pp_cfg.quantum + 1) * pp_cfg.quantum;
+		t->q_first = t->n - 1;
+	}
+	if ((kind & 0xf) > PP_RMW)
+		t->solid = t->n;           /* nothing folds across it */
+	else {
+		t->recent[recent_ix(a >> pp_cfg.shift)].key = a >> pp_cfg.shift;
+		t->recent[recent_ix(a >> pp_cfg.shift)].pos = t->n - 1;
+		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].key = (a + size - 1) >> pp_cfg.shift;
+		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].pos = t->n - 1;
+	}
 }
 
 /* The earliest logical time a running (not blocked) thread may still
@@ -271,7 +327,7 @@ static void merge_upto(ULong h)
 		floor_ts = last;
 	for (s = 0; s < n; s++)
 		if (pp_thr[s].head == pp_thr[s].n)
-			pp_thr[s].head = pp_thr[s].n = 0;
+			pp_thr[s].head = pp_thr[s].n = pp_thr[s].solid = pp_thr[s].q_first = 0;
 }
 
 void pp_process(Bool all)

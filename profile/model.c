@@ -54,7 +54,7 @@ void pp_model_init(void)
 
 /* In front of the table, recently used lines by a hash of their key
  * (lines are never freed, so a pointer here stays good). */
-#define FRONT_BITS 12
+#define FRONT_BITS 15
 static Line *front[1u << FRONT_BITS];
 
 static inline Line *line_of(UWord key)
@@ -83,16 +83,6 @@ static Rec *rec_of(Line *l, UInt s)
 	r->next = l->recs;
 	l->recs = r;
 	return r;
-}
-
-/* The bytes [off, off+n) of a line as a 64-bit mask (coarser for longer
- * lines). */
-static ULong byte_mask(UInt off, UInt n)
-{
-	UInt scale = pp_cfg.line > 64 ? pp_cfg.line / 64 : 1;
-	UInt lo = off / scale, hi = (off + n - 1) / scale;
-	ULong m = hi >= 63 ? ~0ULL : (1ULL << (hi + 1)) - 1;
-	return m & ~((1ULL << lo) - 1);
 }
 
 static UInt object_of(Line *l, Addr a)
@@ -189,11 +179,11 @@ static void make_room(UInt s, UWord key)
 		l->dirty = False;         /* written back */
 }
 
-static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip)
+static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip, ULong more, ULong wmore)
 {
 	Line *l = line_of(a >> pp_cfg.shift);
 	Rec *r = rec_of(l, s), *o;
-	ULong me = 1ULL << s, m = byte_mask((UInt)(a & (pp_cfg.line - 1)), n);
+	ULong me = 1ULL << s, m = pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), n);
 	Bool valid = (l->sharers & me) != 0;
 	if (!write) {
 		if (!valid) {
@@ -206,7 +196,7 @@ static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip)
 			for (o = l->recs; o; o = o->next)
 				if (o != r && (l->sharers & (1ULL << o->slot))) {
 					close_life(o);
-					if (pp_cache_finite())
+					if (pp_cfg.ways)
 						pp_cache_drop(o->slot, l->key);
 				}
 			l->sharers = me;
@@ -216,13 +206,14 @@ static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip)
 				start_life(l, r, s, a, ip, True);
 		}
 		l->dirty = True;
+		m |= wmore;            /* the writes folded in (only into a write) */
 		for (o = l->recs; o; o = o->next)
 			if (o != r)
 				o->inval |= m;
 	}
-	if (r->pending & m)
+	if (r->pending & (m | more))
 		r->truesh = True;
-	if (pp_cache_finite())
+	if (pp_cfg.ways)
 		make_room(s, pp_cache_touch(s, l->key));
 }
 
@@ -233,7 +224,7 @@ void pp_model_event(Int slot, const PP_Event *e)
 	while (size) {
 		UInt off = (UInt)(a & (pp_cfg.line - 1));
 		UInt n = pp_cfg.line - off < size ? pp_cfg.line - off : size;
-		access_line((UInt)slot, a, n, kind != PP_READ, e->aux);
+		access_line((UInt)slot, a, n, kind != PP_READ, e->aux, e->more, e->wmore);
 		a += n;
 		size -= n;
 	}
