@@ -8,7 +8,8 @@
  *   condvar   two threads take turns N times each, waiting on a condition
  *             variable for the baton, and increment the counter
  *   stall     a thread waits in a system call the profiler does not know to
- *             block (opening a FIFO) while main makes N stores
+ *             block (opening a FIFO) while main makes N stores, each to
+ *             another line
  *   roi       adjacent ints before PTBPROF_START, a ping-pong after it
  *   exit      prints a line and exits with status N
  *   crash     dies of SIGSEGV */
@@ -105,6 +106,8 @@ static void *opener(void *arg)
 	return NULL;
 }
 
+static volatile char stall_lines[1 << 20];
+
 static int stall(void)
 {
 	pthread_t t;
@@ -113,8 +116,8 @@ static int stall(void)
 	if (mkfifo(fifo, 0600))
 		return 1;
 	pthread_create(&t, NULL, opener, NULL);
-	for (long i = 0; i < n; i++)
-		adjacent.a++;
+	for (long i = 0; i < n; i++)      /* a new line each time: an event each */
+		stall_lines[(i * 64) % sizeof stall_lines]++;
 	fd = open(fifo, O_WRONLY);
 	pthread_join(t, NULL);
 	unlink(fifo);

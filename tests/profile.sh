@@ -141,16 +141,17 @@ check "radix sort, Version I: the lock is true sharing" test "$(obj radix1.json 
 # program's start (the main thread spins with sched_yield until the other
 # runs), a barrier's waiter that Valgrind had not yet put to sleep and a
 # waiter woken by the releaser used to decide the phase by Valgrind's
-# schedule (one run in ten some 20 % lower); now two runs agree exactly.
+# schedule (one run in ten some 20 to 40 % lower); now two runs agree but
+# for the C library's own retries inside a contended lock (a miss or two).
 for t in 1 2; do
 	r=$(thr radix1.json lock $t read_misses)
 	check "radix sort, Version I: thread $t's lock moves at each addition ($r in 1000..1100)" within "$r" 1000 1100
 done
 prof radix1b.json -- "$PROFILE_RADIX" 1 1024
 for o in lock globalCnt; do
-	check "radix sort, Version I: two runs give the same counts for $o" \
-		test "$("$JGET" radix1.json "objects.$(idx radix1.json $o).threads")" = \
-		     "$("$JGET" radix1b.json "objects.$(idx radix1b.json $o).threads")"
+	a=$(rm1 radix1.json $o); b=$(rm1 radix1b.json $o)
+	check "radix sort, Version I: two runs agree within 0.5 % on $o ($a, $b)" \
+		test $((200 * (a > b ? a - b : b - a))) -le "$a"
 done
 
 # --cache: finite LRU caches; a working set beyond them misses on its own.
