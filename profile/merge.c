@@ -36,8 +36,10 @@ static Int *slot_map;         /* Valgrind thread id -> slot */
 typedef struct Shadow {
 	struct Shadow *next;
 	UWord key;
+	UInt owner;    /* the one slot that wrote every written word; NOSLOT none; MIXED */
 	ULong w[];
 } Shadow;
+#define MIXED 0xfe
 #define W_SLOT(v) ((UInt)((v) & 0xff))
 #define W_TS(v) ((v) >> 8)
 #define W_MAKE(slot, ts) (((ULong)(ts) << 8) | (slot))
@@ -109,6 +111,7 @@ static inline Shadow *shadow_of(UWord key)
 	if (!sh) {
 		sh = VG_(malloc)("ptbprof.shadow", sizeof *sh + g * sizeof(ULong));
 		sh->key = key;
+		sh->owner = NOSLOT;
 		for (i = 0; i < g; i++)
 			sh->w[i] = W_MAKE(NOSLOT, 0);
 		VG_(HT_add_node)(shadows, sh);
@@ -135,7 +138,15 @@ ULong pp_after(Int me, UInt w, ULong wts)
 static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 {
 	Addr g, end = a + size;
-	for (g = a & ~(Addr)3; g < end; g += 4) {
+	Shadow *first = shadow_of(a >> pp_cfg.shift);
+	/* A line whose written words are all this thread's, or none, has
+	 * nothing to follow (most are: a thread's stack, its own data). */
+	if (((end - 1) >> pp_cfg.shift) == (a >> pp_cfg.shift) &&
+	    (first->owner == (UInt)me || first->owner == NOSLOT))
+		g = end;
+	else
+		g = a & ~(Addr)3;
+	for (; g < end; g += 4) {
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
 		ULong v = sh->w[i];
@@ -155,6 +166,8 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
 		sh->w[i] = W_MAKE(me, pp_ic);
+		if (sh->owner != (UInt)me)
+			sh->owner = sh->owner == NOSLOT ? (UInt)me : MIXED;
 	}
 }
 
@@ -168,6 +181,7 @@ void pp_mark_exit(Int s, Addr a, ULong ts)
 	Shadow *sh = shadow_of(a >> pp_cfg.shift);
 	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
 	sh->w[i] = W_MAKE(s | EXITED, ts);
+	sh->owner = MIXED;
 }
 
 /* Folds the running thread's access into its latest event on the same

@@ -63,7 +63,7 @@ extern PP_Config pp_cfg;
 
 /* The bytes [off, off+n) of a line as a 64-bit mask (coarser for longer
  * lines). */
-static inline ULong pp_byte_mask(UInt off, UInt n)
+static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n)
 {
 	UInt scale = pp_cfg.line > 64 ? pp_cfg.line / 64 : 1;
 	UInt lo = off / scale, hi = (off + n - 1) / scale;
