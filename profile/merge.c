@@ -101,6 +101,26 @@ void pp_slot_end(ThreadId tid)
 	slot_map[tid] = -1;
 }
 
+/* Zeroed memory for the nodes of the line tables, which are never freed:
+ * carved from large blocks, without an allocator's header per node, and
+ * in the order the lines are first touched, so that the nodes of lines
+ * touched together lie together. */
+void *pp_bump(SizeT n)
+{
+	static UChar *cur, *end;
+	void *p;
+	n = (n + 15) & ~(SizeT)15;
+	if (n > (SizeT)(end - cur)) {
+		SizeT chunk = n > (1u << 20) ? n : (1u << 20);
+		cur = VG_(malloc)("ptbprof.nodes", chunk);
+		end = cur + chunk;
+	}
+	p = cur;
+	cur += n;
+	VG_(memset)(p, 0, n);
+	return p;
+}
+
 static inline Shadow *shadow_of(UWord key)
 {
 	Shadow *sh;
@@ -109,7 +129,7 @@ static inline Shadow *shadow_of(UWord key)
 		return front[f].sh;
 	sh = VG_(HT_lookup)(shadows, key);
 	if (!sh) {
-		sh = VG_(malloc)("ptbprof.shadow", sizeof *sh + g * sizeof(ULong));
+		sh = pp_bump(sizeof *sh + g * sizeof(ULong));
 		sh->key = key;
 		sh->owner = NOSLOT;
 		for (i = 0; i < g; i++)

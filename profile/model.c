@@ -65,7 +65,7 @@ static inline Line *line_of(UWord key)
 		return l;
 	l = VG_(HT_lookup)(lines, key);
 	if (!l) {
-		l = VG_(calloc)("ptbprof.line", 1, sizeof *l);
+		l = pp_bump(sizeof *l);
 		l->key = key;
 		VG_(HT_add_node)(lines, l);
 	}
@@ -78,7 +78,7 @@ static Rec *rec_of(Line *l, UInt s)
 	for (r = l->recs; r; r = r->next)
 		if (r->slot == s)
 			return r;
-	r = VG_(calloc)("ptbprof.rec", 1, sizeof *r);
+	r = pp_bump(sizeof *r);
 	r->slot = s;
 	r->next = l->recs;
 	l->recs = r;

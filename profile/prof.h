@@ -78,6 +78,7 @@ extern ULong pp_forced;       /* merges forced by a full buffer */
 extern ULong pp_ic;           /* logical time of the running thread */
 extern Int pp_cur;            /* its slot, -1 when none runs */
 void pp_merge_init(void);
+void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
 void pp_process(Bool all);
