@@ -76,6 +76,7 @@ Int pp_slot_new(ThreadId tid)
 	t->alive++;
 	t->blocked = t->released = False;
 	t->want = 0;
+	t->ktid = 0;
 	t->ts = floor_ts;
 	t->stack_hi = t->stack_lo = 0;
 	slot_map[tid] = s;
@@ -348,6 +349,8 @@ static void merge_upto(ULong h)
 			PP_Event *e = &t->buf[t->head++];
 			if ((e->kind & 0xf) == PP_ROI)
 				pp_model_roi(e->aux != 0);
+			else if ((e->kind & 0xf) == PP_CACHE)
+				pp_model_cache(best, (UInt)e->aux);
 			else if ((e->kind & 0xf) >= PP_ALLOC)
 				pp_heap_event(e);
 			else

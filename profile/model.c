@@ -142,9 +142,9 @@ static void count_miss(Line *l, Rec *r, UInt s, Addr a, Addr ip, Bool write)
 	r->cnt[i]++;
 }
 
-static void start_life(Line *l, Rec *r, UInt s, Addr a, Addr ip, Bool write)
+static void start_life(Line *l, Rec *r, UInt c, UInt s, Addr a, Addr ip, Bool write)
 {
-	ULong me = 1ULL << s;
+	ULong me = 1ULL << c;
 	Bool cold = !(l->ever & me);
 	l->ever |= me;
 	r->open = True;
@@ -179,17 +179,19 @@ static void make_room(UInt s, UWord key)
 		l->dirty = False;         /* written back */
 }
 
-static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip, ULong more, ULong wmore)
+/* Thread s's access through cache c (its own, or its CPU's: --follow-affinity). */
+static void access_line(UInt c, UInt s, Addr a, UInt n, Bool write, Addr ip, ULong more,
+			ULong wmore)
 {
 	Line *l = line_of(a >> pp_cfg.shift);
-	Rec *r = rec_of(l, s), *o;
-	ULong me = 1ULL << s, m = pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), n);
+	Rec *r = rec_of(l, c), *o;
+	ULong me = 1ULL << c, m = pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), n);
 	Bool valid = (l->sharers & me) != 0;
 	if (!write) {
 		if (!valid) {
 			l->dirty = False;      /* a modified copy elsewhere is written back, shared */
 			l->sharers |= me;
-			start_life(l, r, s, a, ip, False);
+			start_life(l, r, c, s, a, ip, False);
 		}
 	} else {
 		if (!valid || l->sharers != me) {
@@ -203,7 +205,7 @@ static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip, ULong more,
 			if (valid)
 				count_miss(l, r, s, a, ip, True);   /* an upgrade */
 			else
-				start_life(l, r, s, a, ip, True);
+				start_life(l, r, c, s, a, ip, True);
 		}
 		l->dirty = True;
 		m |= wmore;            /* the writes folded in (only into a write) */
@@ -214,17 +216,29 @@ static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip, ULong more,
 	if (r->pending & (m | more))
 		r->truesh = True;
 	if (pp_cfg.ways)
-		make_room(s, pp_cache_touch(s, l->key));
+		make_room(c, pp_cache_touch(c, l->key));
+}
+
+/* Which cache each slot's accesses go through: its own unless it is
+ * pinned to a CPU whose cache another slot opened first. */
+static UInt cache_of[PP_SLOTS];
+static Bool cache_set[PP_SLOTS];
+
+void pp_model_cache(Int slot, UInt cache)
+{
+	cache_of[slot] = cache;
+	cache_set[slot] = True;
 }
 
 void pp_model_event(Int slot, const PP_Event *e)
 {
+	UInt c = cache_set[slot] ? cache_of[slot] : (UInt)slot;
 	Addr a = e->addr;
 	UInt size = e->size, kind = e->kind & 0xf;
 	while (size) {
 		UInt off = (UInt)(a & (pp_cfg.line - 1));
 		UInt n = pp_cfg.line - off < size ? pp_cfg.line - off : size;
-		access_line((UInt)slot, a, n, kind != PP_READ, e->aux, e->more, e->wmore);
+		access_line(c, (UInt)slot, a, n, kind != PP_READ, e->aux, e->more, e->wmore);
 		a += n;
 		size -= n;
 	}

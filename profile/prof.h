@@ -16,7 +16,7 @@
 #define PP_BUF_MAX (1u << 21) /* events one thread may hold before a forced merge */
 #define PP_RECENT 16         /* lines whose latest event a thread remembers (merge.c) */
 
-enum pp_kind { PP_READ, PP_WRITE, PP_RMW, PP_ALLOC, PP_FREE, PP_ROI };
+enum pp_kind { PP_READ, PP_WRITE, PP_RMW, PP_ALLOC, PP_FREE, PP_ROI, PP_CACHE };
 
 typedef struct {
 	ULong ts;      /* the thread's logical time of the event */
@@ -48,6 +48,7 @@ typedef struct {
 	ULong cold, rd, wr, repl; /* totals of the thread's cache (repl: after an eviction) */
 	Addr stack_lo, stack_hi;
 	Addr ctid;                /* cleared and woken by the kernel at its exit */
+	Int ktid;                 /* the kernel's id of the thread, 0 not yet known */
 	Addr waddr;               /* the futex it waits on while blocked */
 	ULong wseq;               /* when it began waiting (first come, first woken) */
 } PP_Thread;
@@ -57,6 +58,7 @@ typedef struct {
 	ULong quantum;            /* instructions per step of the lockstep */
 	UInt cache_size, ways;    /* a finite LRU cache; ways 0: unbounded */
 	const HChar *out;         /* where the result goes */
+	Bool affinity;            /* threads pinned to one CPU share its cache */
 } PP_Config;
 
 extern PP_Config pp_cfg;
@@ -95,6 +97,7 @@ void pp_model_init(void);
 void pp_model_event(Int slot, const PP_Event *e);
 void pp_model_finish(void);
 void pp_model_roi(Bool on);
+void pp_model_cache(Int slot, UInt cache);
 
 /* cache.c */
 Bool pp_cache_finite(void);

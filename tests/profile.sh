@@ -35,6 +35,27 @@ for t in 2 3; do
 done
 check "ping-pong: true sharing" test "$(obj pp.json pingpong verdict)" = "true sharing"
 
+# --follow-affinity: the ping-pong's threads pinned to one CPU share its
+# cache (no coherence miss on the line); pinned to two, they hand it over
+# N times, as without the option.
+prof pin1.json --follow-affinity -- "$prog" pinned1 $n
+a=$(idx pin1.json pingpong); m=0
+[ -n "$a" ] && m=$(( $(obj pin1.json pingpong read_misses) + $(obj pin1.json pingpong write_misses) ))
+check "--follow-affinity, both threads on one CPU: 0 coherence misses on the line ($m)" test "$m" = 0
+prof pin1n.json -- "$prog" pinned1 $n
+r=$(thr pin1n.json pingpong 2 read_misses)
+check "the same without --follow-affinity: a cache per thread, $n +- 2 read misses ($r)" within "$r" $((n - 2)) $((n + 2))
+prof pin2.json --follow-affinity -- "$prog" pinned2 $n
+if [ "$("$JGET" pin2.json exit_status)" = 3 ]; then
+	skip "--follow-affinity on two CPUs: the program may use only one here"
+else
+	for t in 2 3; do
+		r=$(thr pin2.json pingpong $t read_misses); w=$(thr pin2.json pingpong $t write_misses)
+		check "--follow-affinity, two CPUs: thread $t has $n +- 2 read ($r) and write misses ($w)" \
+			sh -c "[ $r -ge $((n - 2)) ] && [ $r -le $((n + 2)) ] && [ $w -ge $((n - 2)) ] && [ $w -le $((n + 2)) ]"
+	done
+fi
+
 # Adjacent ints: false sharing; in lockstep of one instruction every
 # increment moves the line.
 n=20000
