@@ -48,7 +48,7 @@ static VgHashTable *shadows;
  * their key: most accesses find theirs here, without the table's division
  * and chain (shadows are never freed, so a pointer here stays good). */
 #define FRONT_BITS 15
-static struct { UWord key; Shadow *sh; } front[1u << FRONT_BITS];
+static struct { UWord key; Shadow *sh; UInt owner; } front[1u << FRONT_BITS];  /* owner: sh's */
 
 static inline UInt front_ix(UWord key)
 {
@@ -138,7 +138,17 @@ static inline Shadow *shadow_of(UWord key)
 		VG_(HT_add_node)(shadows, sh);
 	}
 	front[f].key = key;
+	front[f].owner = sh->owner;
 	return front[f].sh = sh;
+}
+
+/* A shadow's owner, and its front entry's (where it is one) with it. */
+static inline void set_owner(Shadow *sh, UInt owner)
+{
+	UInt f = front_ix(sh->key);
+	sh->owner = owner;
+	if (front[f].key == sh->key)
+		front[f].owner = owner;
 }
 
 /* The earliest time at which slot `me` may follow slot w's event at wts:
@@ -159,11 +169,15 @@ ULong pp_after(Int me, UInt w, ULong wts)
 static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 {
 	Addr g, end = a + size;
-	Shadow *first = shadow_of(a >> pp_cfg.shift);
+	UWord key = a >> pp_cfg.shift;
+	UInt f = front_ix(key), owner;
+	if (front[f].key != key)
+		shadow_of(key);
+	owner = front[f].owner;
 	/* A line whose written words are all this thread's, or none, has
-	 * nothing to follow (most are: a thread's stack, its own data). */
-	if (((end - 1) >> pp_cfg.shift) == (a >> pp_cfg.shift) &&
-	    (first->owner == (UInt)me || first->owner == NOSLOT))
+	 * nothing to follow (most are: a thread's stack, its own data); its
+	 * owner is in the front cache, so a read of it touches no shadow. */
+	if (((end - 1) >> pp_cfg.shift) == key && (owner == (UInt)me || owner == NOSLOT))
 		g = end;
 	else
 		g = a & ~(Addr)3;
@@ -188,7 +202,7 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
 		sh->w[i] = W_MAKE(me, pp_ic);
 		if (sh->owner != (UInt)me)
-			sh->owner = sh->owner == NOSLOT ? (UInt)me : MIXED;
+			set_owner(sh, sh->owner == NOSLOT ? (UInt)me : MIXED);
 	}
 }
 
@@ -202,7 +216,7 @@ void pp_mark_exit(Int s, Addr a, ULong ts)
 	Shadow *sh = shadow_of(a >> pp_cfg.shift);
 	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
 	sh->w[i] = W_MAKE(s | EXITED, ts);
-	sh->owner = MIXED;
+	set_owner(sh, MIXED);
 }
 
 /* Folds the running thread's access into its latest event on the same
