@@ -13,7 +13,9 @@ enum {
 	PTBPROF_REQ_RELEASE,     /* I am about to release mutex ARG1 */
 	PTBPROF_REQ_BARRIER_INIT, /* barrier ARG1 is for ARG2 threads */
 	PTBPROF_REQ_BARRIER_IN,  /* I arrive at barrier ARG1 */
-	PTBPROF_REQ_BARRIER_OUT  /* I leave barrier ARG1 */
+	PTBPROF_REQ_BARRIER_OUT, /* I leave barrier ARG1 */
+	PTBPROF_REQ_YIELD,       /* may I return from sched_yield now? */
+	PTBPROF_REQ_GAVE_UP      /* I did not get mutex ARG1 after my turn */
 };
 
 /* A thread waiting for its turn takes the lock anyway once the others

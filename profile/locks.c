@@ -68,6 +68,31 @@ static Barrier *barrier_of(Addr a)
 	return b;
 }
 
+/* The round's last arrival (by Valgrind's schedule) releases the others
+ * at once, in logical time after the round's latest arrival: a thread
+ * still on its way into the C library's wait (Valgrind switched threads
+ * between its arrival and the futex call) would otherwise be counted as
+ * blocked there, and resume at whatever frontier the merge had reached
+ * meanwhile -- which depends on the schedule.  Their waits at the barrier
+ * from now on end as soon as the last arrival's wake-up comes, so they
+ * block nothing (sync.c). */
+static void release_round(const Barrier *b, ULong round, Int me)
+{
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS, i = (UInt)((round - 1) % 2);
+	for (s = 0; s < n; s++) {
+		ULong t;
+		if ((Int)s == me || b->left_round[s] != round || !pp_thr[s].alive)
+			continue;
+		pp_thr[s].released = True;
+		pp_thr[s].blocked = False;
+		if ((Int)s == b->slot[i])
+			continue;
+		t = pp_after((Int)s, (UInt)b->slot[i], b->ts[i]);
+		if (pp_thr[s].ts < t)
+			pp_thr[s].ts = t;
+	}
+}
+
 static void barrier_request(UWord req, Int me, ULong *now, Addr a, UWord n)
 {
 	Barrier *b = barrier_of(a);
@@ -93,6 +118,8 @@ static void barrier_request(UWord req, Int me, ULong *now, Addr a, UWord n)
 			}
 		}
 		b->left_round[me] = r + 1;
+		if (b->arrived % b->count == 0)
+			release_round(b, r + 1, me);
 		break;
 	case PTBPROF_REQ_BARRIER_OUT:
 		if (!b->count || !b->left_round[me])
@@ -104,6 +131,7 @@ static void barrier_request(UWord req, Int me, ULong *now, Addr a, UWord n)
 				*now = t;
 		}
 		b->left_round[me] = 0;
+		pp_thr[me].released = False;
 		break;
 	}
 }
@@ -125,18 +153,51 @@ static Mutex *mutex_of(Addr a)
 	return m;
 }
 
+/* Whether slot s comes before slot me in the merge's order at times qs
+ * and q (quanta): by quantum, then by slot. */
+static Bool before(UInt s, ULong qs, Int me, ULong q)
+{
+	return qs < q || (qs == q && (Int)s < me);
+}
+
 /* Whether slot `me`, at logical time now, comes first among the running
- * threads in the merge's order: by quantum, then by slot. */
-static Bool my_turn(Int me, ULong now)
+ * threads in the merge's order, and no thread that got its turn for mutex
+ * m before it (in that order) still waits to hold it: a waiter may be
+ * blocked in the kernel, or not yet running again after the release woke
+ * it, and whether the releaser's next lock overtook it would depend on
+ * Valgrind's schedule. */
+static Bool my_turn(Int me, ULong now, Addr m)
 {
 	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
 	ULong q = now / pp_cfg.quantum;
 	for (s = 0; s < n; s++) {
 		ULong qs;
-		if ((Int)s == me || !pp_thr[s].alive || pp_thr[s].blocked)
+		if ((Int)s == me || !pp_thr[s].alive)
+			continue;
+		if (pp_thr[s].want == m && before(s, pp_thr[s].want_ts / pp_cfg.quantum, me, q))
+			return False;
+		if (pp_thr[s].blocked)
 			continue;
 		qs = ((Int)s == pp_cur ? pp_ic : pp_thr[s].ts) / pp_cfg.quantum;
 		if (qs < q || (qs == q && (Int)s < me))
+			return False;
+	}
+	return True;
+}
+
+/* Whether every other running thread is past slot `me`'s logical time
+ * now (at it: a higher slot), so that what `me` reads next was written
+ * before or at now whatever Valgrind's schedule.  Of the threads that
+ * wait so, the one lowest in (time, slot) always may go. */
+static Bool all_past(Int me, ULong now)
+{
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
+	for (s = 0; s < n; s++) {
+		ULong ts;
+		if ((Int)s == me || !pp_thr[s].alive || pp_thr[s].blocked)
+			continue;
+		ts = (Int)s == pp_cur ? pp_ic : pp_thr[s].ts;
+		if (ts < now || (ts == now && (Int)s < me))
 			return False;
 	}
 	return True;
@@ -178,14 +239,20 @@ Bool pp_lock_request(ThreadId tid, UWord *args, UWord *ret)
 	Int me;
 	ULong *now;    /* the thread's logical time (Valgrind stopped it for the request) */
 	Mutex *m;
-	if (args[0] < PTBPROF_REQ_TURN || args[0] > PTBPROF_REQ_BARRIER_OUT)
+	if (args[0] < PTBPROF_REQ_TURN || args[0] > PTBPROF_REQ_GAVE_UP)
 		return False;
 	*ret = 0;
 	me = pp_slot_of(tid);
 	now = me == pp_cur ? &pp_ic : &pp_thr[me].ts;
 	if (*now < pp_floor())
 		*now = pp_floor();
-	if (args[0] >= PTBPROF_REQ_BARRIER_INIT) {
+	if (args[0] == PTBPROF_REQ_YIELD) {
+		*ret = all_past(me, *now) || stuck(me);
+		if (*ret)
+			waiting[me].tries = 0;
+		return True;
+	}
+	if (args[0] >= PTBPROF_REQ_BARRIER_INIT && args[0] <= PTBPROF_REQ_BARRIER_OUT) {
 		barrier_request(args[0], me, now, args[1], args[2]);
 		return True;
 	}
@@ -196,17 +263,24 @@ Bool pp_lock_request(ThreadId tid, UWord *args, UWord *ret)
 		 * thread that waits for another's release is not overtaken by
 		 * the releaser's next lock; a free mutex is then taken after
 		 * its release. */
-		*ret = my_turn(me, *now);
+		*ret = my_turn(me, *now, args[1]);
 		if (!*ret && stuck(me)) {
 			pp_unordered++;
 			*ret = 2;
 		}
-		if (*ret)
+		if (*ret) {
 			waiting[me].tries = 0;
+			pp_thr[me].want = args[1];
+			pp_thr[me].want_ts = *now;
+		}
 		if (*ret && !m->held)
 			follow_release(me, now, m);
 		break;
+	case PTBPROF_REQ_GAVE_UP:  /* a trylock that found it held, an error */
+		pp_thr[me].want = 0;
+		break;
 	case PTBPROF_REQ_ACQUIRED: /* after a wait, or with the turn given up */
+		pp_thr[me].want = 0;
 		follow_release(me, now, m);
 		*now += LOCK_COST;
 		m->held = True;

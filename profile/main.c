@@ -20,7 +20,7 @@
 #include "profile/ptbench-profile.h"
 #include <pub_tool_libcproc.h>
 
-PP_Config pp_cfg = { 64, 6, 100, 0, 0, NULL };
+PP_Config pp_cfg = { 64, 6, 100, 0, 0, NULL, False };
 static Int pp_pid;    /* a forked child that exits leaves the result alone */
 
 static Bool pow2(ULong v) { return v && !(v & (v - 1)); }
@@ -60,6 +60,7 @@ static Bool pp_option(const HChar *arg)
 	} else if (VG_STR_CLO(arg, "--cache", s)) {
 		if (!parse_cache(s))
 			VG_(fmsg_bad_option)(arg, "--cache=SIZE:WAYS:LINE, SIZE/(WAYS*LINE) a power of two\n");
+	} else if (VG_BOOL_CLO(arg, "--follow-affinity", pp_cfg.affinity)) {
 	} else if (VG_STR_CLO(arg, "--out-file", s)) {
 		pp_cfg.out = s;
 	} else
@@ -72,6 +73,7 @@ static void pp_usage(void)
 	VG_(printf)("    --line-size=B   cache line size in bytes [64]\n"
 		    "    --quantum=N     instructions per lockstep step [100]\n"
 		    "    --cache=S:W:L   finite LRU caches of S bytes, W ways, L-byte lines\n"
+		    "    --follow-affinity=yes  threads pinned to one CPU share its cache [no]\n"
 		    "    --out-file=F    where the result is written\n");
 }
 
@@ -252,6 +254,8 @@ static void pp_start(ThreadId tid, ULong blocks)
 	PP_Thread *t = &pp_thr[s];
 	pp_cur = s;
 	pp_ic = t->ts;
+	if (!t->ktid)
+		t->ktid = VG_(gettid)();   /* on the thread's own kernel thread */
 	if (!t->stack_hi) {
 		t->stack_hi = VG_(thread_get_stack_max)(tid);
 		t->stack_lo = t->stack_hi - VG_(thread_get_stack_size)(tid);

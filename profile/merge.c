@@ -30,15 +30,30 @@ ULong pp_yield_now;
 static ULong floor_ts;        /* every event before it has been merged */
 static Int *slot_map;         /* Valgrind thread id -> slot */
 
-/* The last writer of each 4-byte word, in real (recording) order. */
+/* The last writer of each 4-byte word of a line, in real (recording)
+ * order: its logical time above 8 bits, its slot (NOSLOT: none; EXITED
+ * marked) below, so that an access reads one word per 4 bytes. */
 typedef struct Shadow {
 	struct Shadow *next;
 	UWord key;
-	UChar *wslot;
-	ULong *wts;
+	UInt owner;    /* the one slot that wrote every written word; NOSLOT none; MIXED */
+	ULong w[];
 } Shadow;
+#define MIXED 0xfe
+#define W_SLOT(v) ((UInt)((v) & 0xff))
+#define W_TS(v) ((v) >> 8)
+#define W_MAKE(slot, ts) (((ULong)(ts) << 8) | (slot))
 static VgHashTable *shadows;
-static Shadow *last_shadow;
+/* In front of the table, the shadows of recently used lines by a hash of
+ * their key: most accesses find theirs here, without the table's division
+ * and chain (shadows are never freed, so a pointer here stays good). */
+#define FRONT_BITS 15
+static struct { UWord key; Shadow *sh; UInt owner; } front[1u << FRONT_BITS];  /* owner: sh's */
+
+static inline UInt front_ix(UWord key)
+{
+	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
+}
 
 void pp_merge_init(void)
 {
@@ -47,6 +62,8 @@ void pp_merge_init(void)
 	slot_map = VG_(malloc)("ptbprof.slots", VG_N_THREADS * sizeof *slot_map);
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_map[i] = -1;
+	for (i = 0; i < (1u << FRONT_BITS); i++)
+		front[i].key = ~(UWord)0;   /* no line's key: addresses are shifted */
 }
 
 ULong pp_floor(void) { return floor_ts; }
@@ -57,7 +74,9 @@ Int pp_slot_new(ThreadId tid)
 	PP_Thread *t = &pp_thr[s];
 	t->used = True;
 	t->alive++;
-	t->blocked = False;
+	t->blocked = t->released = False;
+	t->want = 0;
+	t->ktid = 0;
 	t->ts = floor_ts;
 	t->stack_hi = t->stack_lo = 0;
 	slot_map[tid] = s;
@@ -83,22 +102,53 @@ void pp_slot_end(ThreadId tid)
 	slot_map[tid] = -1;
 }
 
-static Shadow *shadow_of(UWord key)
+/* Zeroed memory for the nodes of the line tables, which are never freed:
+ * carved from large blocks, without an allocator's header per node, and
+ * in the order the lines are first touched, so that the nodes of lines
+ * touched together lie together. */
+void *pp_bump(SizeT n)
+{
+	static UChar *cur, *end;
+	void *p;
+	n = (n + 15) & ~(SizeT)15;
+	if (n > (SizeT)(end - cur)) {
+		SizeT chunk = n > (1u << 20) ? n : (1u << 20);
+		cur = VG_(malloc)("ptbprof.nodes", chunk);
+		end = cur + chunk;
+	}
+	p = cur;
+	cur += n;
+	VG_(memset)(p, 0, n);
+	return p;
+}
+
+static inline Shadow *shadow_of(UWord key)
 {
 	Shadow *sh;
-	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1;
-	if (last_shadow && last_shadow->key == key)
-		return last_shadow;
+	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1, f = front_ix(key), i;
+	if (front[f].key == key)
+		return front[f].sh;
 	sh = VG_(HT_lookup)(shadows, key);
 	if (!sh) {
-		sh = VG_(malloc)("ptbprof.shadow", sizeof *sh + g * (sizeof(ULong) + 1));
+		sh = pp_bump(sizeof *sh + g * sizeof(ULong));
 		sh->key = key;
-		sh->wts = (ULong *)(sh + 1);
-		sh->wslot = (UChar *)(sh->wts + g);
-		VG_(memset)(sh->wslot, NOSLOT, g);
+		sh->owner = NOSLOT;
+		for (i = 0; i < g; i++)
+			sh->w[i] = W_MAKE(NOSLOT, 0);
 		VG_(HT_add_node)(shadows, sh);
 	}
-	return last_shadow = sh;
+	front[f].key = key;
+	front[f].owner = sh->owner;
+	return front[f].sh = sh;
+}
+
+/* A shadow's owner, and its front entry's (where it is one) with it. */
+static inline void set_owner(Shadow *sh, UInt owner)
+{
+	UInt f = front_ix(sh->key);
+	sh->owner = owner;
+	if (front[f].key == sh->key)
+		front[f].owner = owner;
 }
 
 /* The earliest time at which slot `me` may follow slot w's event at wts:
@@ -119,15 +169,28 @@ ULong pp_after(Int me, UInt w, ULong wts)
 static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 {
 	Addr g, end = a + size;
-	for (g = a & ~(Addr)3; g < end; g += 4) {
+	UWord key = a >> pp_cfg.shift;
+	UInt f = front_ix(key), owner;
+	if (front[f].key != key)
+		shadow_of(key);
+	owner = front[f].owner;
+	/* A line whose written words are all this thread's, or none, has
+	 * nothing to follow (most are: a thread's stack, its own data); its
+	 * owner is in the front cache, so a read of it touches no shadow. */
+	if (((end - 1) >> pp_cfg.shift) == key && (owner == (UInt)me || owner == NOSLOT))
+		g = end;
+	else
+		g = a & ~(Addr)3;
+	for (; g < end; g += 4) {
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		UInt w = sh->wslot[i];
+		ULong v = sh->w[i];
+		UInt w = W_SLOT(v);
 		if (w == NOSLOT || (follows_none && !(w & EXITED)))
 			continue;
 		w &= ~(UInt)EXITED;
 		if (w != (UInt)me) {
-			ULong t = pp_after(me, w, sh->wts[i]);
+			ULong t = pp_after(me, w, W_TS(v));
 			if (pp_ic < t)
 				pp_ic = t;
 		}
@@ -137,8 +200,9 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 	for (g = a & ~(Addr)3; g < end; g += 4) {
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		sh->wslot[i] = (UChar)me;
-		sh->wts[i] = pp_ic;
+		sh->w[i] = W_MAKE(me, pp_ic);
+		if (sh->owner != (UInt)me)
+			set_owner(sh, sh->owner == NOSLOT ? (UInt)me : MIXED);
 	}
 }
 
@@ -151,8 +215,49 @@ void pp_mark_exit(Int s, Addr a, ULong ts)
 {
 	Shadow *sh = shadow_of(a >> pp_cfg.shift);
 	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
-	sh->wslot[i] = (UChar)(s | EXITED);
-	sh->wts[i] = ts;
+	sh->w[i] = W_MAKE(s | EXITED, ts);
+	set_owner(sh, MIXED);
+}
+
+/* Folds the running thread's access into its latest event on the same
+ * line when the merge would feed it to the model in the same run of the
+ * thread's events and it cannot miss there: an event of this quantum (the
+ * merge takes a thread's events of a quantum in a row, and events on
+ * other lines change nothing of this line in the model), a read after
+ * any access or a write after a write (the line is then valid, or the
+ * thread's alone).  With finite caches only the last event qualifies:
+ * the accesses in between change which line is least recently used.  No
+ * event is folded into across a heap event or a region-of-interest
+ * marker.  The model only has to know the folded bytes (model.c); most
+ * accesses of a program -- a stack frame's, a structure's fields, a loop
+ * over an array -- are such, and folding them saves their events. */
+static inline UInt recent_ix(UWord key)
+{
+	return (UInt)(key ^ (key >> 7)) & (PP_RECENT - 1);
+}
+
+static inline Bool fold(PP_Thread *t, Addr a, UInt size, UInt kind)
+{
+	PP_Event *e;
+	UWord key = a >> pp_cfg.shift, pos;
+	UInt r = recent_ix(key);
+	if (pp_ic >= t->fold_end || t->recent[r].key != key)
+		return False;
+	pos = t->recent[r].pos;
+	if (pos < t->q_first || pos < t->solid || pos < t->head || pos >= t->n ||
+	    (pp_cfg.ways && pos != t->n - 1))
+		return False;
+	e = &t->buf[pos];
+	if ((e->kind & 0xf) > PP_RMW || (e->addr >> pp_cfg.shift) != key ||
+	    ((e->addr + e->size - 1) >> pp_cfg.shift) != key || ((a + size - 1) >> pp_cfg.shift) != key)
+		return False;
+	if (kind == PP_READ)
+		e->more |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+	else if ((e->kind & 0xf) != PP_READ)
+		e->wmore |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+	else
+		return False;
+	return True;
 }
 
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
@@ -166,7 +271,8 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 		return;
 	check_ahead();
 	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
-	pp_push(pp_cur, pp_ic, a, ip, size, kind);
+	if (!fold(&pp_thr[pp_cur], a, size, kind))
+		pp_push(pp_cur, pp_ic, a, ip, size, kind);
 }
 
 static void merge_upto(ULong h);
@@ -187,6 +293,7 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 			VG_(memmove)(t->buf, t->buf + t->head, (t->n - t->head) * sizeof *t->buf);
 			t->n -= t->head;
 			t->head = 0;
+			t->solid = t->n;       /* the remembered places moved */
 		}
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 4096;
@@ -199,6 +306,19 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	e->aux = aux;
 	e->size = size;
 	e->kind = kind;
+	e->more = e->wmore = 0;
+	if (ts >= t->fold_end) {
+		t->fold_end = (ts / pp_cfg.quantum + 1) * pp_cfg.quantum;
+		t->q_first = t->n - 1;
+	}
+	if ((kind & 0xf) > PP_RMW)
+		t->solid = t->n;           /* nothing folds across it */
+	else {
+		t->recent[recent_ix(a >> pp_cfg.shift)].key = a >> pp_cfg.shift;
+		t->recent[recent_ix(a >> pp_cfg.shift)].pos = t->n - 1;
+		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].key = (a + size - 1) >> pp_cfg.shift;
+		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].pos = t->n - 1;
+	}
 }
 
 /* The earliest logical time a running (not blocked) thread may still
@@ -243,6 +363,8 @@ static void merge_upto(ULong h)
 			PP_Event *e = &t->buf[t->head++];
 			if ((e->kind & 0xf) == PP_ROI)
 				pp_model_roi(e->aux != 0);
+			else if ((e->kind & 0xf) == PP_CACHE)
+				pp_model_cache(best, (UInt)e->aux);
 			else if ((e->kind & 0xf) >= PP_ALLOC)
 				pp_heap_event(e);
 			else
@@ -256,7 +378,7 @@ static void merge_upto(ULong h)
 		floor_ts = last;
 	for (s = 0; s < n; s++)
 		if (pp_thr[s].head == pp_thr[s].n)
-			pp_thr[s].head = pp_thr[s].n = 0;
+			pp_thr[s].head = pp_thr[s].n = pp_thr[s].solid = pp_thr[s].q_first = 0;
 }
 
 void pp_process(Bool all)

@@ -52,19 +52,24 @@ void pp_model_init(void)
 	lines = VG_(HT_construct)("ptbprof.lines");
 }
 
-static Line *line_of(UWord key)
+/* In front of the table, recently used lines by a hash of their key
+ * (lines are never freed, so a pointer here stays good). */
+#define FRONT_BITS 15
+static Line *front[1u << FRONT_BITS];
+
+static inline Line *line_of(UWord key)
 {
-	static Line *last;
-	Line *l;
-	if (last && last->key == key)
-		return last;
+	UInt f = (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
+	Line *l = front[f];
+	if (l && l->key == key)
+		return l;
 	l = VG_(HT_lookup)(lines, key);
 	if (!l) {
-		l = VG_(calloc)("ptbprof.line", 1, sizeof *l);
+		l = pp_bump(sizeof *l);
 		l->key = key;
 		VG_(HT_add_node)(lines, l);
 	}
-	return last = l;
+	return front[f] = l;
 }
 
 static Rec *rec_of(Line *l, UInt s)
@@ -73,21 +78,11 @@ static Rec *rec_of(Line *l, UInt s)
 	for (r = l->recs; r; r = r->next)
 		if (r->slot == s)
 			return r;
-	r = VG_(calloc)("ptbprof.rec", 1, sizeof *r);
+	r = pp_bump(sizeof *r);
 	r->slot = s;
 	r->next = l->recs;
 	l->recs = r;
 	return r;
-}
-
-/* The bytes [off, off+n) of a line as a 64-bit mask (coarser for longer
- * lines). */
-static ULong byte_mask(UInt off, UInt n)
-{
-	UInt scale = pp_cfg.line > 64 ? pp_cfg.line / 64 : 1;
-	UInt lo = off / scale, hi = (off + n - 1) / scale;
-	ULong m = hi >= 63 ? ~0ULL : (1ULL << (hi + 1)) - 1;
-	return m & ~((1ULL << lo) - 1);
 }
 
 static UInt object_of(Line *l, Addr a)
@@ -147,9 +142,9 @@ static void count_miss(Line *l, Rec *r, UInt s, Addr a, Addr ip, Bool write)
 	r->cnt[i]++;
 }
 
-static void start_life(Line *l, Rec *r, UInt s, Addr a, Addr ip, Bool write)
+static void start_life(Line *l, Rec *r, UInt c, UInt s, Addr a, Addr ip, Bool write)
 {
-	ULong me = 1ULL << s;
+	ULong me = 1ULL << c;
 	Bool cold = !(l->ever & me);
 	l->ever |= me;
 	r->open = True;
@@ -184,51 +179,66 @@ static void make_room(UInt s, UWord key)
 		l->dirty = False;         /* written back */
 }
 
-static void access_line(UInt s, Addr a, UInt n, Bool write, Addr ip)
+/* Thread s's access through cache c (its own, or its CPU's: --follow-affinity). */
+static void access_line(UInt c, UInt s, Addr a, UInt n, Bool write, Addr ip, ULong more,
+			ULong wmore)
 {
 	Line *l = line_of(a >> pp_cfg.shift);
-	Rec *r = rec_of(l, s), *o;
-	ULong me = 1ULL << s, m = byte_mask((UInt)(a & (pp_cfg.line - 1)), n);
+	Rec *r = rec_of(l, c), *o;
+	ULong me = 1ULL << c, m = pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), n);
 	Bool valid = (l->sharers & me) != 0;
 	if (!write) {
 		if (!valid) {
 			l->dirty = False;      /* a modified copy elsewhere is written back, shared */
 			l->sharers |= me;
-			start_life(l, r, s, a, ip, False);
+			start_life(l, r, c, s, a, ip, False);
 		}
 	} else {
 		if (!valid || l->sharers != me) {
 			for (o = l->recs; o; o = o->next)
 				if (o != r && (l->sharers & (1ULL << o->slot))) {
 					close_life(o);
-					if (pp_cache_finite())
+					if (pp_cfg.ways)
 						pp_cache_drop(o->slot, l->key);
 				}
 			l->sharers = me;
 			if (valid)
 				count_miss(l, r, s, a, ip, True);   /* an upgrade */
 			else
-				start_life(l, r, s, a, ip, True);
+				start_life(l, r, c, s, a, ip, True);
 		}
 		l->dirty = True;
+		m |= wmore;            /* the writes folded in (only into a write) */
 		for (o = l->recs; o; o = o->next)
 			if (o != r)
 				o->inval |= m;
 	}
-	if (r->pending & m)
+	if (r->pending & (m | more))
 		r->truesh = True;
-	if (pp_cache_finite())
-		make_room(s, pp_cache_touch(s, l->key));
+	if (pp_cfg.ways)
+		make_room(c, pp_cache_touch(c, l->key));
+}
+
+/* Which cache each slot's accesses go through: its own unless it is
+ * pinned to a CPU whose cache another slot opened first. */
+static UInt cache_of[PP_SLOTS];
+static Bool cache_set[PP_SLOTS];
+
+void pp_model_cache(Int slot, UInt cache)
+{
+	cache_of[slot] = cache;
+	cache_set[slot] = True;
 }
 
 void pp_model_event(Int slot, const PP_Event *e)
 {
+	UInt c = cache_set[slot] ? cache_of[slot] : (UInt)slot;
 	Addr a = e->addr;
 	UInt size = e->size, kind = e->kind & 0xf;
 	while (size) {
 		UInt off = (UInt)(a & (pp_cfg.line - 1));
 		UInt n = pp_cfg.line - off < size ? pp_cfg.line - off : size;
-		access_line((UInt)slot, a, n, kind != PP_READ, e->aux);
+		access_line(c, (UInt)slot, a, n, kind != PP_READ, e->aux, e->more, e->wmore);
 		a += n;
 		size -= n;
 	}

@@ -10,6 +10,8 @@
  * finds the release recorded. */
 #include <pthread.h>
 #include <sched.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <time.h>
 #include "profile/lockreq.h"
 
@@ -17,13 +19,13 @@
 static void wait_turn(pthread_mutex_t *m)
 {
 	while (VALGRIND_DO_CLIENT_REQUEST_EXPR(1, PTBPROF_REQ_TURN, m, 0, 0, 0, 0) == 0)
-		sched_yield();
+		syscall(SYS_sched_yield);   /* not the wrapped sched_yield below */
 }
 
 static int acquired(pthread_mutex_t *m, int rc)
 {
-	if (rc == 0)
-		VALGRIND_DO_CLIENT_REQUEST_STMT(PTBPROF_REQ_ACQUIRED, m, 0, 0, 0, 0);
+	VALGRIND_DO_CLIENT_REQUEST_STMT(rc == 0 ? PTBPROF_REQ_ACQUIRED : PTBPROF_REQ_GAVE_UP, m, 0,
+					0, 0, 0);
 	return rc;
 }
 
@@ -104,6 +106,24 @@ static int acquired(pthread_mutex_t *m, int rc)
 		return acquired(m, 0), rc;                                  \
 	}
 
+/* A thread that yields (typically spinning until another thread has got
+ * somewhere) comes back once every other running thread has passed its
+ * logical time: so what it reads next does not depend on how far Valgrind
+ * let the others run meanwhile, and a spin of the program's own counts the
+ * same on every run. */
+#define WRAP_YIELD(soname)                                                  \
+	int I_WRAP_SONAME_FNNAME_ZU(soname, sched_yield)(void);             \
+	int I_WRAP_SONAME_FNNAME_ZU(soname, sched_yield)(void)              \
+	{                                                                   \
+		OrigFn fn_;                                                 \
+		int rc;                                                     \
+		VALGRIND_GET_ORIG_FN(fn_);                                  \
+		while (VALGRIND_DO_CLIENT_REQUEST_EXPR(1, PTBPROF_REQ_YIELD, 0, 0, 0, 0, 0) == 0) \
+			syscall(SYS_sched_yield);                           \
+		CALL_FN_W_v(rc, fn_);                                       \
+		return rc;                                                  \
+	}
+
 /* The sonames Z-encoded (libcZdsoZa is libc.so*), the names plain. */
 WRAP_LOCK(libcZdsoZa, pthread_mutex_lock)
 WRAP_LOCK(libcZdsoZa, pthread_mutex_trylock)
@@ -119,3 +139,4 @@ WRAP_CONDWAIT(libcZdsoZa)
 WRAP_CONDWAIT(libpthreadZdsoZd0)
 WRAP_CONDTIMEDWAIT(libcZdsoZa)
 WRAP_CONDTIMEDWAIT(libpthreadZdsoZd0)
+WRAP_YIELD(libcZdsoZa)

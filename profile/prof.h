@@ -14,8 +14,9 @@
 #define PP_TOP_LINES 8       /* source lines kept per object */
 #define PP_LEAD 2000     /* instructions a thread may run ahead before yielding */
 #define PP_BUF_MAX (1u << 21) /* events one thread may hold before a forced merge */
+#define PP_RECENT 16         /* lines whose latest event a thread remembers (merge.c) */
 
-enum pp_kind { PP_READ, PP_WRITE, PP_RMW, PP_ALLOC, PP_FREE, PP_ROI };
+enum pp_kind { PP_READ, PP_WRITE, PP_RMW, PP_ALLOC, PP_FREE, PP_ROI, PP_CACHE };
 
 typedef struct {
 	ULong ts;      /* the thread's logical time of the event */
@@ -23,17 +24,31 @@ typedef struct {
 	UWord aux;     /* access: instruction address; alloc/free: block serial */
 	UInt size;
 	UInt kind;     /* enum pp_kind in the low 4 bits; alloc: object id above */
+	/* Accesses folded into this one (merge.c): the thread's next accesses
+	 * to the same line in the same quantum, which the merge would feed to
+	 * the model right after it and which cannot miss there -- the bytes
+	 * they read or wrote (more), and those they wrote (wmore), as
+	 * pp_byte_mask gives them. */
+	ULong more, wmore;
 } PP_Event;
 
 typedef struct {
 	Bool used, blocked;
+	Bool released;            /* its barrier round is complete: its waits there are short */
+	Addr want;                /* the mutex it has its turn for and waits to hold, 0 none */
+	ULong want_ts;            /* its logical time when it got that turn */
 	UInt alive;               /* threads living on this slot */
 	ULong ts;                 /* logical time while not running */
 	PP_Event *buf;
 	UWord head, n, cap;
+	ULong fold_end;           /* the end of the quantum of its last event */
+	UWord q_first;            /* the index in buf of its first event in that quantum */
+	UWord solid;              /* events up to this index are not folded into */
+	struct { UWord key, pos; } recent[PP_RECENT];  /* its latest event per line */
 	ULong cold, rd, wr, repl; /* totals of the thread's cache (repl: after an eviction) */
 	Addr stack_lo, stack_hi;
 	Addr ctid;                /* cleared and woken by the kernel at its exit */
+	Int ktid;                 /* the kernel's id of the thread, 0 not yet known */
 	Addr waddr;               /* the futex it waits on while blocked */
 	ULong wseq;               /* when it began waiting (first come, first woken) */
 } PP_Thread;
@@ -43,9 +58,20 @@ typedef struct {
 	ULong quantum;            /* instructions per step of the lockstep */
 	UInt cache_size, ways;    /* a finite LRU cache; ways 0: unbounded */
 	const HChar *out;         /* where the result goes */
+	Bool affinity;            /* threads pinned to one CPU share its cache */
 } PP_Config;
 
 extern PP_Config pp_cfg;
+
+/* The bytes [off, off+n) of a line as a 64-bit mask (coarser for longer
+ * lines). */
+static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n)
+{
+	UInt scale = pp_cfg.line > 64 ? pp_cfg.line / 64 : 1;
+	UInt lo = off / scale, hi = (off + n - 1) / scale;
+	ULong m = hi >= 63 ? ~0ULL : (1ULL << (hi + 1)) - 1;
+	return m & ~((1ULL << lo) - 1);
+}
 extern PP_Thread pp_thr[PP_SLOTS];
 extern UInt pp_nthreads;      /* threads ever started (slots used = min(this, PP_SLOTS)) */
 extern ULong pp_forced;       /* merges forced by a full buffer */
@@ -54,6 +80,7 @@ extern ULong pp_forced;       /* merges forced by a full buffer */
 extern ULong pp_ic;           /* logical time of the running thread */
 extern Int pp_cur;            /* its slot, -1 when none runs */
 void pp_merge_init(void);
+void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
 void pp_process(Bool all);
@@ -70,6 +97,7 @@ void pp_model_init(void);
 void pp_model_event(Int slot, const PP_Event *e);
 void pp_model_finish(void);
 void pp_model_roi(Bool on);
+void pp_model_cache(Int slot, UInt cache);
 
 /* cache.c */
 Bool pp_cache_finite(void);

@@ -84,7 +84,7 @@ void pp_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 		clone_ctid = (Addr)((const ULong *)args[0])[2];   /* clone_args.child_tid */
 	if (futex_wake(no, args))
 		wake(args[0], args[2] ? args[2] : 1, s, t->ts);
-	if (blocking(no, args)) {
+	if (blocking(no, args) && !t->released) {
 		t->blocked = True;
 		t->waddr = no == __NR_futex ? args[0] : 0;
 		t->wseq = ++wseq;
@@ -92,9 +92,41 @@ void pp_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
 	}
 }
 
+/* --follow-affinity: the CPU each CPU's cache belongs to, by the slot
+ * that opened it (its first thread pinned there). */
+#define MAX_CPUS 1024
+static Int cpu_owner[MAX_CPUS];
+
+/* A successful sched_setaffinity pins its thread to one CPU (that CPU's
+ * cache from its logical time on) or to several (its own cache). */
+static void follow_affinity(Int self, const UWord *args)
+{
+	Int target = -1, c = -1;
+	UInt s, slots = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS, i, len = (UInt)args[1];
+	const UChar *mask = (const UChar *)args[2];
+	if (args[0] == 0)
+		target = self;
+	for (s = 0; target < 0 && s < slots; s++)
+		if (pp_thr[s].alive && pp_thr[s].ktid == (Int)args[0])
+			target = (Int)s;
+	if (target < 0 || !len || !VG_(am_is_valid_for_client)(args[2], len, VKI_PROT_READ))
+		return;
+	for (i = 0; i < len * 8 && c != -2; i++)
+		if (mask[i / 8] & (1u << (i % 8)))
+			c = c == -1 ? (Int)i : -2;
+	if (c >= MAX_CPUS)
+		c = -2;
+	if (c >= 0 && cpu_owner[c] == 0)
+		cpu_owner[c] = target + 1;
+	pp_push(target, target == pp_cur ? pp_ic : pp_thr[target].ts, 0,
+		c >= 0 ? (UWord)(cpu_owner[c] - 1) : (UWord)target, 0, PP_CACHE);
+}
+
 void pp_post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
 {
 	PP_Thread *t = &pp_thr[pp_slot_of(tid)];
+	if (pp_cfg.affinity && no == __NR_sched_setaffinity && !sr_isError(res))
+		follow_affinity(pp_slot_of(tid), args);
 	if (t->blocked) {
 		t->blocked = False;
 		if (t->ts < pp_floor())

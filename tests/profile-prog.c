@@ -7,11 +7,15 @@
  *   mutex     two threads increment a counter under a mutex N times each
  *   condvar   two threads take turns N times each, waiting on a condition
  *             variable for the baton, and increment the counter
+ *   pinned1   the ping-pong, both threads pinned to one CPU
+ *   pinned2   the ping-pong, the threads pinned to two CPUs (exit 3: only one)
  *   stall     a thread waits in a system call the profiler does not know to
- *             block (opening a FIFO) while main makes N stores
+ *             block (opening a FIFO) while main makes N stores, each to
+ *             another line
  *   roi       adjacent ints before PTBPROF_START, a ping-pong after it
  *   exit      prints a line and exits with status N
  *   crash     dies of SIGSEGV */
+#define _GNU_SOURCE
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
@@ -41,6 +45,39 @@ static void *player(void *arg)
 		pingpong.turn = !me;
 	}
 	return NULL;
+}
+
+/* pinned1/pinned2: the ping-pong with each player pinned to a CPU, the
+ * first the program may use, or the first two; one by sched_setaffinity
+ * of itself (pid 0), the other by pthread_setaffinity_np (its tid). */
+static int cpus[2];
+static int two(void *(*body)(void *));
+
+static void *pinned_player(void *arg)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	CPU_SET(cpus[arg != 0], &set);
+	if (arg ? pthread_setaffinity_np(pthread_self(), sizeof set, &set)
+		: sched_setaffinity(0, sizeof set, &set))
+		exit(4);
+	return player(arg);
+}
+
+static int pinned(int apart)
+{
+	cpu_set_t set;
+	int k = 0;
+	if (sched_getaffinity(0, sizeof set, &set))
+		return 4;
+	for (int c = 0; c < CPU_SETSIZE && k < 2; c++)
+		if (CPU_ISSET(c, &set))
+			cpus[k++] = c;
+	if (apart && k < 2)
+		return 3;                /* one CPU only: the caller skips */
+	if (!apart)
+		cpus[1] = cpus[0];
+	return two(pinned_player);
 }
 
 static void *inc_adjacent(void *arg)
@@ -105,6 +142,8 @@ static void *opener(void *arg)
 	return NULL;
 }
 
+static volatile char stall_lines[1 << 20];
+
 static int stall(void)
 {
 	pthread_t t;
@@ -113,8 +152,8 @@ static int stall(void)
 	if (mkfifo(fifo, 0600))
 		return 1;
 	pthread_create(&t, NULL, opener, NULL);
-	for (long i = 0; i < n; i++)
-		adjacent.a++;
+	for (long i = 0; i < n; i++)      /* a new line each time: an event each */
+		stall_lines[(i * 64) % sizeof stall_lines]++;
 	fd = open(fifo, O_WRONLY);
 	pthread_join(t, NULL);
 	unlink(fifo);
@@ -162,12 +201,14 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(mode, "stall"))
 		return stall();
+	if (!strcmp(mode, "pinned1") || !strcmp(mode, "pinned2"))
+		return pinned(mode[6] == '2');
 	if (!strcmp(mode, "exit")) {
 		printf("exiting with %ld\n", n);
 		return (int)n;
 	}
 	if (!strcmp(mode, "crash"))
 		*(volatile int *)(long)(argc - argc) = 1;
-	fprintf(stderr, "usage: profile-prog pingpong|adjacent|apart|heap|mutex|condvar|roi|stall|exit|crash N\n");
+	fprintf(stderr, "usage: profile-prog pingpong|pinned1|pinned2|adjacent|apart|heap|mutex|condvar|roi|stall|exit|crash N\n");
 	return 2;
 }

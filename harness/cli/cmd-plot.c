@@ -3,7 +3,8 @@
  * `ptbench plot FILE... [-o OUT.svg|OUT.png|-] [--kind KIND] [--script DIR]`:
  * a picture of result files, drawn by gnuplot (report/plot.h); or of one
  * trace of `ptbench record`, replayed on --cpus N CPUs (cli/trace-flow.h):
- * `--kind flow` (each thread over time) or `parallelism`.  Without
+ * `--kind flow` (each thread over time) or `parallelism`; or of one
+ * profile of `ptbench profile --format json` (`--kind profile`).  Without
  * --kind, the first kind whose data the files hold; without -o, KIND.svg.
  * The picture is written through a temporary file and renamed, so a
  * failed plot leaves no half-written file; --script DIR keeps the data
@@ -29,10 +30,12 @@
 #include "record/target.h"
 #include "report/plot.h"
 #include "text/text.h"
+#include "tools/profile.h"
 
 static const char usage[] =
 	"usage: ptbench plot FILE... [-o OUT.svg|OUT.png|-] [--kind KIND] [--script DIR]\n"
 	"       ptbench plot TRACE [--kind flow|parallelism] [--cpus N] [-o ...] [--script DIR]\n"
+	"       ptbench plot PROFILE [--kind profile] [-o ...] [--script DIR]\n"
 	"\n"
 	"Draw result files with gnuplot.  KIND: table (the Table-1 rows as bars, one\n"
 	"per file), trials (each point's trials), c2c (the core-to-core matrix as a\n"
@@ -42,7 +45,9 @@ static const char usage[] =
 	"data and the gnuplot script there, to restyle the plot.\n"
 	"Of a trace of 'ptbench record', replayed on N CPUs (--cpus, default 2): flow\n"
 	"(each thread over time: running, ready, blocked, sleeping; wake-up arrows,\n"
-	"the default) or parallelism (running and ready threads over time).\n";
+	"the default) or parallelism (running and ready threads over time).\n"
+	"Of a profile of 'ptbench profile --format json': profile (per object, each\n"
+	"thread's read and write misses, and true against false sharing).\n";
 
 static const struct option plot_options[] = {
 	/* name       has_arg            flag  val */
@@ -59,12 +64,18 @@ struct plot_args {
 	enum ptb_plot_term term;
 	int cpus;                        /* 0: not given */
 	const struct ptb_flow *flow;     /* a trace's replay, or NULL */
+	const json_t *profile;           /* a profile's document, or NULL */
 };
 
 /* The kinds drawn from a trace rather than from result files. */
 static bool trace_kind(const char *kind)
 {
 	return kind && (!strcmp(kind, "flow") || !strcmp(kind, "parallelism"));
+}
+
+static bool profile_kind(const char *kind)
+{
+	return kind && !strcmp(kind, "profile");
 }
 
 /* The picture formats by the output's extension. */
@@ -147,7 +158,9 @@ static int draw_to(const char *path, const char *kind, struct ptb_runfile **runs
 		return -1;
 	}
 	int rc = a->flow ? ptb_plot_draw_flow(kind, a->flow, a->term, a->script, f, err, errlen)
-			 : ptb_plot_draw(kind, runs, n, a->term, a->script, f, err, errlen);
+		 : a->profile ? ptb_plot_draw_profile(kind, a->profile, a->term, a->script, f, err,
+						      errlen)
+			      : ptb_plot_draw(kind, runs, n, a->term, a->script, f, err, errlen);
 	if (fflush(f) || fsync(fileno(f)))
 		rc = rc ? rc : (ptb_errf(err, errlen, "%s: %s", path, strerror(errno)), -1);
 	if (fclose(f) && !rc)
@@ -163,7 +176,8 @@ static int draw_to(const char *path, const char *kind, struct ptb_runfile **runs
 static int plot(struct ptb_runfile **runs, size_t n, struct plot_args *a)
 {
 	char err[1024], kinds[128], out[64];
-	const char *kind = a->kind ? a->kind : a->flow ? "flow" : ptb_plot_default_kind(runs, n);
+	const char *kind = a->kind ? a->kind : a->flow ? "flow" : a->profile ? "profile"
+			   : ptb_plot_default_kind(runs, n);
 	int rc;
 	if (!kind) {
 		kind_list(kinds, sizeof kinds);
@@ -173,12 +187,17 @@ static int plot(struct ptb_runfile **runs, size_t n, struct plot_args *a)
 		snprintf(out, sizeof out, "%s.svg", kind);
 	if (a->out && !strcmp(a->out, "-") && a->flow)
 		rc = ptb_plot_draw_flow(kind, a->flow, a->term, a->script, stdout, err, sizeof err);
+	else if (a->out && !strcmp(a->out, "-") && a->profile)
+		rc = ptb_plot_draw_profile(kind, a->profile, a->term, a->script, stdout, err,
+					   sizeof err);
 	else if (a->out && !strcmp(a->out, "-"))
 		rc = ptb_plot_draw(kind, runs, n, a->term, a->script, stdout, err, sizeof err);
 	else
 		rc = draw_to(a->out ? a->out : out, kind, runs, n, a, err, sizeof err);
 	if (rc && a->script && (a->flow ? ptb_plot_write_flow(kind, a->flow, a->term, a->script,
 							      NULL, 0)
+				: a->profile ? ptb_plot_write_profile(kind, a->profile, a->term,
+								      a->script, NULL, 0)
 				 : ptb_plot_write(kind, runs, n, a->term, a->script, NULL, 0)) == 0)
 		ptb_appendf(err, sizeof err, "; the data and script are in %s", a->script);
 	if (rc)
@@ -203,9 +222,26 @@ static int plot_trace(const char *path, struct plot_args *a)
 	return rc;
 }
 
+/* A profile's document, drawn as --kind profile. */
+static int plot_profile(const char *path, struct plot_args *a)
+{
+	char err[512];
+	json_t *doc;
+	if (a->kind && !profile_kind(a->kind))
+		return ptb_bad_input("plot", "%s is a profile: --kind profile", path);
+	if (a->cpus)
+		return ptb_bad_input("plot", "--cpus is for a trace (--kind flow or parallelism)");
+	if (!(doc = ptb_profile_load(path, err, sizeof err)))
+		return ptb_bad_input("plot", "%s", err);
+	a->profile = doc;
+	int rc = plot(NULL, 0, a);
+	json_decref(doc);
+	return rc;
+}
+
 int ptb_cmd_plot(int argc, char **argv)
 {
-	struct plot_args a = { NULL, NULL, NULL, PTB_PLOT_SVG, 0, NULL };
+	struct plot_args a = { NULL, NULL, NULL, PTB_PLOT_SVG, 0, NULL, NULL };
 	struct ptb_runfile **runs;
 	char err[512];
 	int first, rc;
@@ -219,6 +255,10 @@ int ptb_cmd_plot(int argc, char **argv)
 		return rc;
 	if (argc - first == 1 && ptb_is_trace_file(argv[first]))
 		return plot_trace(argv[first], &a);
+	if (argc - first == 1 && (profile_kind(a.kind) || ptb_profile_is_file(argv[first])))
+		return plot_profile(argv[first], &a);
+	if (profile_kind(a.kind))
+		return ptb_bad_input("plot", "--kind profile draws one profile of 'ptbench profile'");
 	if (trace_kind(a.kind))
 		return ptb_bad_input("plot", "--kind %s draws one trace of 'ptbench record'; %s is not "
 				     "one", a.kind, argv[first]);

@@ -36,6 +36,7 @@ static const char usage[] =
 	"  --quantum N         instructions each thread runs per lockstep step [100]\n"
 	"  --cache SIZE:WAYS:LINE  finite LRU caches instead of unbounded ones\n"
 	"                      (e.g. 16K:4:32, the caches of Faroughi's study)\n"
+	"  --follow-affinity   threads pinned to one CPU (sched_setaffinity) share its cache\n"
 	"  --format table|json the result's form [table]\n"
 	"  -o, --output FILE   write the result to FILE instead of stdout\n"
 	"\n"
@@ -47,13 +48,14 @@ static const struct option profile_options[] = {
 	{ "quantum",   required_argument, NULL, 'q' },
 	{ "cache",     required_argument, NULL, 'c' },
 	{ "format",    required_argument, NULL, 'f' },
+	{ "follow-affinity", no_argument, NULL, 'a' },
 	{ "output",    required_argument, NULL, 'o' },
 	{ "help",      no_argument,       NULL, 'h' },
 	{ NULL,        0,                 NULL, 0 },
 };
 
 struct profile_opts {
-	int line, json;
+	int line, json, affinity;
 	long quantum;
 	long cache[3];            /* size, ways, line; size 0: unbounded */
 	const char *out;
@@ -112,6 +114,9 @@ static int profile_option(void *ctx, int c, const char *arg)
 		return 0;
 	case 'o':
 		o->out = arg;
+		return 0;
+	case 'a':
+		o->affinity = 1;
 		return 0;
 	}
 	return 2;
@@ -179,6 +184,8 @@ static int run_tool(const char *dir, const struct profile_opts *o, const char *r
 		snprintf(cache, sizeof cache, "--cache=%ld:%ld:%ld", o->cache[0], o->cache[1], o->cache[2]);
 		argv[n++] = cache;
 	}
+	if (o->affinity)
+		argv[n++] = "--follow-affinity=yes";
 	argv[n++] = out;
 	argv[n++] = (char *)program;
 	argv[n] = NULL;

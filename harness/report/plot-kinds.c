@@ -14,12 +14,13 @@
 #include "text/text.h"
 #include "text/size.h"
 
-enum { K_TABLE, K_TRIALS, K_C2C, K_CACHE, K_SCALING, K_FLOW, K_PARALLELISM, K_COUNT };
+enum { K_TABLE, K_TRIALS, K_C2C, K_CACHE, K_SCALING, K_FLOW, K_PARALLELISM, K_PROFILE,
+       K_COUNT };
 
 const char *const ptb_plot_kinds[K_COUNT + 1] = {
 	[K_TABLE] = "table", [K_TRIALS] = "trials", [K_C2C] = "c2c",
 	[K_CACHE] = "cache", [K_SCALING] = "scaling", [K_FLOW] = "flow",
-	[K_PARALLELISM] = "parallelism", [K_COUNT] = NULL,
+	[K_PARALLELISM] = "parallelism", [K_PROFILE] = "profile", [K_COUNT] = NULL,
 };
 
 static const struct ptb_plot_kind kinds[K_COUNT] = {
@@ -35,6 +36,8 @@ static const struct ptb_plot_kind kinds[K_COUNT] = {
 	[K_FLOW]    = { "flow",    "not a trace (ptbench record writes one)",          ptb_plot_flow },
 	[K_PARALLELISM] = { "parallelism", "not a trace (ptbench record writes one)",
 			    ptb_plot_parallelism },
+	[K_PROFILE] = { "profile", "not a profile (ptbench profile --format json writes one)",
+			ptb_plot_profile },
 };
 
 const struct ptb_plot_kind *ptb_plot_kind_find(const char *name)

@@ -25,6 +25,7 @@ struct ptb_plot_ctx {
 	enum ptb_plot_term term;
 	char (*names)[96];              /* per run: what its bars and curves are called */
 	const struct ptb_flow *flow;    /* a simulated run (flow, parallelism); NULL */
+	const json_t *profile;          /* a ptbench-profile/1 document (profile); NULL */
 };
 
 /* Write the data on dat and the script on gp: 0; 1 when the files hold
@@ -32,7 +33,7 @@ struct ptb_plot_ctx {
 typedef int ptb_plot_fn(const struct ptb_plot_ctx *c, FILE *dat, FILE *gp);
 
 ptb_plot_fn ptb_plot_table, ptb_plot_trials, ptb_plot_c2c, ptb_plot_cache, ptb_plot_scaling,
-	ptb_plot_flow, ptb_plot_parallelism;
+	ptb_plot_flow, ptb_plot_parallelism, ptb_plot_profile;
 
 /* A kind: its name, what the files lack when they cannot give it, and
  * its writer.  The table is in plot-kinds.c, in ptb_plot_kinds' order. */

@@ -77,6 +77,7 @@ struct source {
 	struct ptb_runfile *const *runs;
 	size_t nruns;
 	const struct ptb_flow *flow;
+	const json_t *profile;
 };
 
 static int render(const char *kind, const struct source *src, enum ptb_plot_term term,
@@ -97,7 +98,7 @@ static int render(const char *kind, const struct source *src, enum ptb_plot_term
 	if (names && (dat = open_memstream(&r->dat, &r->ndat)) &&
 	    (gp = open_memstream(&r->gp, &r->ngp))) {
 		run_names(runs, nruns, names);
-		struct ptb_plot_ctx c = { runs, nruns, k->name, term, names, src->flow };
+		struct ptb_plot_ctx c = { runs, nruns, k->name, term, names, src->flow, src->profile };
 		rc = k->write(&c, dat, gp);
 	}
 	if (dat && fclose(dat))
@@ -187,21 +188,21 @@ static int write_src(const char *kind, const struct source *src, enum ptb_plot_t
 int ptb_plot_write(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
 		   enum ptb_plot_term term, const char *dir, char *err, size_t errlen)
 {
-	struct source src = { runs, nruns, NULL };
+	struct source src = { runs, nruns, NULL, NULL };
 	return write_src(kind, &src, term, dir, err, errlen);
 }
 
 int ptb_plot_write_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
 			const char *dir, char *err, size_t errlen)
 {
-	struct source src = { NULL, 0, flow };
+	struct source src = { NULL, 0, flow, NULL };
 	return write_src(kind, &src, term, dir, err, errlen);
 }
 
 const char *ptb_plot_default_kind(struct ptb_runfile *const *runs, size_t nruns)
 {
 	char err[256];
-	struct source src = { runs, nruns, NULL };
+	struct source src = { runs, nruns, NULL, NULL };
 	for (int i = 0; ptb_plot_kinds[i]; i++) {
 		struct rendered r;
 		int rc = render(ptb_plot_kinds[i], &src, PTB_PLOT_SVG, &r, err, sizeof err);
@@ -356,21 +357,36 @@ int ptb_plot_draw(const char *kind, struct ptb_runfile *const *runs, size_t nrun
 		  enum ptb_plot_term term, const char *keep_dir, FILE *out, char *err,
 		  size_t errlen)
 {
-	struct source src = { runs, nruns, NULL };
+	struct source src = { runs, nruns, NULL, NULL };
 	return draw_src(kind, &src, term, keep_dir, out, err, errlen);
 }
 
 int ptb_plot_draw_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
 		       const char *keep_dir, FILE *out, char *err, size_t errlen)
 {
-	struct source src = { NULL, 0, flow };
+	struct source src = { NULL, 0, flow, NULL };
+	return draw_src(kind, &src, term, keep_dir, out, err, errlen);
+}
+
+int ptb_plot_write_profile(const char *kind, const json_t *profile, enum ptb_plot_term term,
+			   const char *dir, char *err, size_t errlen)
+{
+	struct source src = { NULL, 0, NULL, profile };
+	return write_src(kind, &src, term, dir, err, errlen);
+}
+
+int ptb_plot_draw_profile(const char *kind, const json_t *profile, enum ptb_plot_term term,
+			  const char *keep_dir, FILE *out, char *err, size_t errlen)
+{
+	struct source src = { NULL, 0, NULL, profile };
 	return draw_src(kind, &src, term, keep_dir, out, err, errlen);
 }
 
 int ptb_plot_svg_of(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
-		    const struct ptb_flow *flow, FILE *out, char *err, size_t errlen)
+		    const struct ptb_flow *flow, const json_t *profile, FILE *out, char *err,
+		    size_t errlen)
 {
-	struct source src = { runs, nruns, flow };
+	struct source src = { runs, nruns, flow, profile };
 	return draw_src(kind, &src, PTB_PLOT_SVG, NULL, out, err, errlen);
 }
 

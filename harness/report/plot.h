@@ -4,7 +4,8 @@
  * gnuplot script for a kind of plot (the Table-1 rows as bars, each point's
  * trials, the c2c matrix as a heat map, cache latency over size, contention
  * over thread count; of a trace's simulated run, each thread over time
- * and the running and ready threads) and runs gnuplot on them.  gnuplot is an optional
+ * and the running and ready threads; of a profile, each object's misses
+ * per thread and its true and false sharing) and runs gnuplot on them.  gnuplot is an optional
  * run-time dependency: without it these functions say so and draw nothing.
  * Used by `ptbench plot` and by the HTML report, which embeds the SVG.
  */
@@ -56,9 +57,16 @@ int ptb_plot_write_flow(const char *kind, const struct ptb_flow *flow, enum ptb_
 			const char *dir, char *err, size_t errlen);
 int ptb_plot_draw_flow(const char *kind, const struct ptb_flow *flow, enum ptb_plot_term term,
 		       const char *keep_dir, FILE *out, char *err, size_t errlen);
-/* ptb_plot_svg of either: each kind finds its data in the files or in
- * flow (NULL: none), as the report page draws every kind it can. */
+/* ptb_plot_write and ptb_plot_draw for the kind of a profile ("profile"):
+ * a ptbench-profile/1 document (docs/design.md, "The profiler"). */
+int ptb_plot_write_profile(const char *kind, const json_t *profile, enum ptb_plot_term term,
+			   const char *dir, char *err, size_t errlen);
+int ptb_plot_draw_profile(const char *kind, const json_t *profile, enum ptb_plot_term term,
+			  const char *keep_dir, FILE *out, char *err, size_t errlen);
+/* ptb_plot_svg of any: each kind finds its data in the files, in flow or
+ * in profile (NULL: none), as the report page draws every kind it can. */
 int ptb_plot_svg_of(const char *kind, struct ptb_runfile *const *runs, size_t nruns,
-		    const struct ptb_flow *flow, FILE *out, char *err, size_t errlen);
+		    const struct ptb_flow *flow, const json_t *profile, FILE *out, char *err,
+		    size_t errlen);
 
 #endif

@@ -145,12 +145,13 @@ static void embed_svg(FILE *out, const char *doc, const char *prefix)
 /* One kind's figure, or nothing when the files lack its data; a failure
  * of gnuplot is a visible line, not a missing figure. */
 static void plot(FILE *out, const char *kind, struct ptb_runfile *const *runs, int n,
-		 const struct ptb_flow *flow)
+		 const struct ptb_page_opts *o)
 {
 	char err[512] = "out of memory", *svg = NULL, id[64], line[640];
 	size_t len = 0;
 	FILE *mem = open_memstream(&svg, &len);
-	int rc = mem ? ptb_plot_svg_of(kind, runs, (size_t)n, flow, mem, err, sizeof err) : -1;
+	int rc = mem ? ptb_plot_svg_of(kind, runs, (size_t)n, o->flow, o->profile, mem, err,
+						  sizeof err) : -1;
 	if (mem)
 		fclose(mem);
 	const char *start = rc == 0 && svg ? strstr(svg, "<svg") : NULL;
@@ -181,7 +182,7 @@ static void plots(FILE *out, struct ptb_runfile *const *runs, int n,
 			      "install it (Debian: gnuplot-nox) and make the page again.");
 	else
 		for (int k = 0; ptb_plot_kinds[k]; k++)
-			plot(out, ptb_plot_kinds[k], runs, n, o->flow);
+			plot(out, ptb_plot_kinds[k], runs, n, o);
 }
 
 int ptb_page_report(FILE *out, struct ptb_runfile *const *runs, int n,
@@ -190,17 +191,22 @@ int ptb_page_report(FILE *out, struct ptb_runfile *const *runs, int n,
 	struct ptb_table_opts t = { PTB_TABLE_HTML, o->stat, o->all_rows, true, o->verbose };
 	char (*names)[192] = calloc((size_t)n + 1, sizeof *names);
 	char title[512] = "ptbench report: ";
-	int rc = -1;
+	int rc = n ? -1 : 0;
 	if (!names)
 		return -1;
 	ptb_machines_names(runs, n, names);
 	for (int i = 0; i < n; i++)
 		ptb_appendf(title, sizeof title, "%s%s", i ? ", " : "", runs[i]->host ?: "?");
+	if (!n && o->profile)
+		ptb_appendf(title, sizeof title, "profile of %s",
+			    json_string_value(json_object_get(o->profile, "program")));
 	ptb_page_open(out, title);
-	if (machines(out, runs, n, names) == 0) {
+	if (n && machines(out, runs, n, names) == 0) {
 		fputs("<h2 id=\"table\">Time of one operation</h2>\n", out);
 		rc = ptb_table_print(out, runs, n, &t);
 	}
+	if (rc == 0 && o->profile)
+		rc = ptb_page_profile(out, o->profile);
 	if (rc == 0)
 		plots(out, runs, n, o);
 	ptb_page_close(out);

@@ -7,13 +7,14 @@
  * check it either way.  Every text from a result file is escaped.
  * `ptbench table --format html` is the table on such a page;
  * `ptbench report --format html` (ptb_page_report) is the machines, the
- * table and the plots.
+ * table, a profile's objects (--profile) and the plots.
  */
 #ifndef PTB_TOOLS_PAGE_H
 #define PTB_TOOLS_PAGE_H
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <jansson.h>
 
 #include "record/model.h"
 #include "report/grid.h"
@@ -28,15 +29,24 @@ void ptb_page_grid(FILE *out, const struct ptb_grid *g);
 /* <p class="CLS">TEXT</p>, the text escaped; no class when cls is NULL. */
 void ptb_page_para(FILE *out, const char *cls, const char *text);
 
+/* The document's section of the HTML page (page-profile.c): what was
+ * profiled, then a table per object -- its rows per thread, its totals
+ * with the true/false split and the verdict, its heap site and the
+ * source lines that missed most -- as the text table has them.  0, or
+ * -1 out of memory. */
+int ptb_page_profile(FILE *out, const json_t *doc);
+
 struct ptb_page_opts {
 	enum ptb_table_stat stat;
 	bool all_rows;          /* as struct ptb_table_opts's */
 	bool plots;             /* false: the page says they were left out */
 	bool verbose;           /* as struct ptb_table_opts's */
 	const struct ptb_flow *flow;   /* a trace's replay (--trace) for its plots; NULL */
+	const json_t *profile;         /* a ptbench-profile/1 document (--profile); NULL */
 };
 
-/* The report page of n runs.  0, or -1 when out of memory. */
+/* The report page of n runs (none: a profile's page).  With a profile,
+ * its table per object and its plot.  0, or -1 when out of memory. */
 int ptb_page_report(FILE *out, struct ptb_runfile *const *runs, int n,
 		    const struct ptb_page_opts *o);
 

@@ -179,3 +179,81 @@ void ptb_profile_print_table(FILE *out, const json_t *doc)
 			"(another thread never reached it); their order is Valgrind's\n",
 			(long long)num(doc, "unordered_locks"));
 }
+
+/* ---- reading a document back ---------------------------------------------- */
+
+#define SCHEMA "ptbench-profile/1"
+
+static bool count(const json_t *o, const char *key)
+{
+	const json_t *v = json_object_get(o, key);
+	return json_is_integer(v) && json_integer_value(v) >= 0;
+}
+
+static bool counts(const json_t *o, const char *const *keys, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!count(o, keys[i]))
+			return false;
+	return json_is_object(o);
+}
+
+/* What is wrong with object o, or NULL. */
+static const char *bad_object(const json_t *o)
+{
+	static const char *const keys[] = { "read_misses", "write_misses", "true_sharing",
+		"false_sharing" };
+	static const char *const thread_keys[] = { "thread", "read_misses", "write_misses" };
+	const json_t *t;
+	size_t i;
+	if (!json_is_string(json_object_get(o, "name")) || !json_is_string(json_object_get(o, "kind")))
+		return "an object without a name or a kind";
+	if (!counts(o, keys, sizeof keys / sizeof *keys))
+		return "an object's counts are not counts";
+	if (!json_is_array(json_object_get(o, "threads")))
+		return "an object without its threads";
+	json_array_foreach(json_object_get(o, "threads"), i, t)
+		if (!counts(t, thread_keys, sizeof thread_keys / sizeof *thread_keys))
+			return "a thread's counts are not counts";
+	return NULL;
+}
+
+bool ptb_profile_is_file(const char *path)
+{
+	json_t *doc = json_load_file(path, 0, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	bool is = schema && !strcmp(schema, SCHEMA);
+	json_decref(doc);
+	return is;
+}
+
+json_t *ptb_profile_load(const char *path, char *err, size_t errlen)
+{
+	json_error_t je;
+	json_t *doc = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	const char *schema = json_string_value(json_object_get(doc, "schema")), *why = NULL;
+	const json_t *o;
+	size_t i;
+	if (!doc && je.line < 1) {
+		ptb_errf(err, errlen, "%s", je.text);   /* jansson names the file and why */
+		return NULL;
+	}
+	if (!doc) {
+		ptb_errf(err, errlen, "%s: not JSON (line %d: %s)", path, je.line, je.text);
+		return NULL;
+	}
+	if (!schema || strcmp(schema, SCHEMA))
+		why = "not a profile of 'ptbench profile' (schema " SCHEMA ")";
+	else if (!json_is_string(json_object_get(doc, "program")) || !count(doc, "line_size") ||
+		 !count(doc, "quantum") || !json_is_array(json_object_get(doc, "objects")))
+		why = "a profile without its program, line size, quantum or objects";
+	json_array_foreach(why ? NULL : json_object_get(doc, "objects"), i, o)
+		if ((why = bad_object(o)))
+			break;
+	if (why) {
+		ptb_errf(err, errlen, "%s: %s", path, why);
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}

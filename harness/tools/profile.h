@@ -8,6 +8,7 @@
 #ifndef PTB_TOOLS_PROFILE_H
 #define PTB_TOOLS_PROFILE_H
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <jansson.h>
 
@@ -22,6 +23,14 @@ json_t *ptb_profile_document(const char *raw_path, const char *program, int exit
 			     int signo, char *err, size_t errlen);
 
 void ptb_profile_print_table(FILE *out, const json_t *doc);
+
+/* A ptbench-profile/1 document read back from path (for the plot and the
+ * page), checked for what they read: the schema, the program, every
+ * object's name, kind and counts, each thread's counts.  NULL with a
+ * one-line reason in err otherwise. */
+json_t *ptb_profile_load(const char *path, char *err, size_t errlen);
+/* The file is a JSON document of schema ptbench-profile/1 (valid or not). */
+bool ptb_profile_is_file(const char *path);
 int ptb_profile_print_json(FILE *out, const json_t *doc);
 
 #endif
