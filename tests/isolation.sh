@@ -10,7 +10,8 @@
 . "$top_srcdir/tests/tap.sh"
 
 work=$(cd "$(mktemp -d)" && pwd -P)
-trap 'rm -rf "$work"' EXIT
+marks=$(mktemp -d)
+trap 'rm -rf "$work" "$marks"' EXIT
 cd "$work" || exit 1
 q="--quick --format json"
 
@@ -56,13 +57,21 @@ check "the suite went on: cond.signal was measured among the hangs ($st)" \
 	test "$st" = ok -o "$st" = unstable
 check "the file is complete" test "$($JGET hang.json status)" = complete
 
-# The watchdog times each trial, not the point: three trials of 0.3 s
-# each outlast a 0.8 s timeout together but not one by one.
-"$PTBENCH_T" run -b test.slow -p k=1,2 --timeout 0.8 $q -o slow.json >/dev/null 2>err.txt
+# The watchdog times each trial, not the point: six trials of 0.3 s
+# each outlast a 1.5 s timeout together but not one by one.  The margin
+# of one trial (1.2 s) is for a loaded machine: the first trial of a
+# worker is timed from the request, so it includes the worker's start.
+"$PTBENCH_T" run -b test.slow -p k=1,2 --trials 6 --timeout 1.5 $q -o slow.json >/dev/null 2>err.txt
 rc=$?
 check "trials within --timeout are not killed, however many (exit $rc)" \
 	sh -c "test $rc = 0 && test \"\$($JGET slow.json 'results.#')\" = 2 &&
 	       ! $JGET slow.json 'results.*.status' | grep -q timeout"
+for i in 0 1; do
+	n=$($JGET slow.json "results.$i.ntrials")
+	sum=$($JGET slow.json "results.$i.trials.*.elapsed_s" | awk '{ s += $1 } END { print s + 0 }')
+	check "... point $i: its $n trials together took ${sum}s, more than the timeout" \
+		awk -v n="$n" -v s="$sum" 'BEGIN { exit !(n == 6 && s > 1.5) }'
+done
 
 "$PTBENCH_T" run -b test.crash -p k=1,2,3 $q -o crash.json >/dev/null 2>err.txt
 rc=$?
@@ -91,11 +100,25 @@ check "the kept trials came from different processes" \
 	test "$($JGET flaky-crash.json 'results.0.trials.*.worker' | sort -u | wc -l)" -ge 3
 
 # test.slow spends 0.3 s in each trial: six points of three trials take
-# about 6 s.  Each signal interrupts a run in its first rounds.
+# about 6 s.  Each signal interrupts a run in its first round, once its
+# first trial is kept: test.slow notes in $PTB_TEST_SLOW_LOG each trial it
+# starts, and trials run one after another, so the second note says the
+# first trial was answered.  Waiting for that, not for a fixed time, holds
+# however long a loaded machine takes to start the run; the signal then
+# has four trials (1.2 s) to land in before the round is over.
+# after_first_trial LOG PID: wait (60 s at most) for LOG's second note.
+after_first_trial() {
+	i=0
+	while [ "$(cat "$1" 2>/dev/null | wc -l)" -lt 2 ] && [ $i -lt 600 ] &&
+		kill -0 "$2" 2>/dev/null; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+}
 for sig in INT TERM HUP; do
-	"$PTBENCH_T" run -b test.slow $q -o int-$sig.json >/dev/null 2>err.txt &
+	PTB_TEST_SLOW_LOG=$marks/$sig "$PTBENCH_T" run -b test.slow $q -o int-$sig.json >/dev/null 2>err.txt &
 	pid=$!
-	sleep 1.2
+	after_first_trial "$marks/$sig" $pid
 	kill -$sig $pid
 	wait $pid
 	rc=$?
@@ -110,9 +133,9 @@ done
 
 # A signal to the whole process group reaches the workers too: that is an
 # interrupt, not a crash.
-setsid "$PTBENCH_T" run -b test.slow $q -o group.json >/dev/null 2>err.txt &
+PTB_TEST_SLOW_LOG=$marks/group setsid "$PTBENCH_T" run -b test.slow $q -o group.json >/dev/null 2>err.txt &
 pid=$!
-sleep 1.2
+after_first_trial "$marks/group" $pid
 kill -TERM -- -$pid 2>/dev/null || kill -TERM $pid
 wait $pid
 check "SIGTERM to the process group: interrupted, no point crashed" \
