@@ -21,6 +21,13 @@ void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcom
 /* The same at a time taken earlier (CLOCK_MONOTONIC ns). */
 void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t arg,
 		     int outcome, const void *site);
+/* CLOCK_MONOTONIC ns; and whether this thread records now. */
+uint64_t ptb_tr_now(void);
+int ptb_tr_recording(void);
+/* A call that waited from t0 to t1: an enter/leave pair, then the
+ * thread's CPU time (trace/interpose.c). */
+void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t arg, int outcome,
+		 const void *site);
 /* After a release of another thread: let it run (see interpose.c). */
 void ptb_tr_handoff(const void *site);
 /* The thread's CPU time as an event: called before a call that may block. */
