@@ -197,18 +197,22 @@ static int classify_streams(struct ptb_ops *o)
 {
 	size_t n = 0, k = 0;
 	for (uint32_t i = 0; i < o->nthreads; i++)
-		for (size_t j = 0; j < o->th[i].n; j++)
-			n += o->th[i].op[j].kind >= PTB_OP_CH_READ && o->th[i].op[j].kind <= PTB_OP_CH_POLL;
-	struct chop *c = n ? malloc(n * sizeof *c) : NULL;
-	if (n && !c)
+		for (size_t j = 0; j < o->th[i].n; j++) {
+			struct ptb_op *op = &o->th[i].op[j];
+			if (op->kind == PTB_OP_IO)       /* a delay of what it waited */
+				op->arg = (uint64_t)op->wait;
+			n += op->kind >= PTB_OP_CH_READ && op->kind <= PTB_OP_CH_POLL;
+		}
+	if (!n)
+		return 0;
+	struct chop *c = malloc(n * sizeof *c);
+	if (!c)
 		return -1;
 	for (uint32_t i = 0; i < o->nthreads; i++)
 		for (size_t j = 0; j < o->th[i].n; j++) {
 			struct ptb_op *op = &o->th[i].op[j];
 			if (op->kind >= PTB_OP_CH_READ && op->kind <= PTB_OP_CH_POLL)
 				c[k++] = (struct chop){ op->obj, op };
-			else if (op->kind == PTB_OP_IO)
-				op->arg = (uint64_t)op->wait;
 		}
 	qsort(c, n, sizeof *c, by_stream);
 	for (size_t from = 0, to; from < n; from = to) {
