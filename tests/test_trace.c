@@ -129,6 +129,29 @@ static void make_pipe(int chan)
 	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* The writer of make_pipe; the main thread polls the stream (waiting 0 to
+ * 30 ms in the recording), works 5 ms, reads 100 bytes, works 5 ms, reads
+ * 200.  On 2 CPUs the poll ends with the first 100 bytes at 10 ms, the
+ * first read finds them at 15, the second waits for the third write: 30
+ * ms.  On 1 CPU, 40. */
+static void make_poll(void)
+{
+	enum { S = 0x500 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_POLL, 1, S, 0, PTB_FD_PAIR);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	for (uint64_t k = 1; k <= 3; k++)
+		ev(1, 10 * k * MS, PTB_EV_WRITE, 0, S, 100, PTB_FD_PAIR);
+	ev(1, 30 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 30 * MS, PTB_EV_POLL, 2, S, 0, PTB_FD_PAIR);
+	ev(0, 30 * MS, PTB_EV_CPU, 0, 0, 0, 0);
+	ev(0, 35 * MS, PTB_EV_READ, 0, S, 100, PTB_FD_PAIR);
+	ev(0, 40 * MS, PTB_EV_READ, 0, S, 200, PTB_FD_PAIR);
+	ev(0, 40 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 /* Two threads, one after the other on one PU: each works 10 ms, reads a
  * file for 10 ms of which its CPU clock says 4 ms were its own (copying),
  * then works 5 ms.  The read is 4 ms of CPU and a delay of 6: on 1 CPU
@@ -228,6 +251,11 @@ int main(void)
 	tap_near(replay(2, NULL), 40.0, 0.01, "a pipe no thread writes: the reads wait as recorded (40 ms)");
 	make_pipe(0);
 	tap_near(replay(8, NULL), 40.0, 0.01, "  the same on 8 CPUs");
+	make_poll();
+	tap_near(replay(1, NULL), 40.0, 0.01, "a poll, then reads, on a socket pair: 40 ms on 1 CPU");
+	make_poll();
+	tap_near(replay(2, &forced), 30.0, 0.01, "  on 2 CPUs the poll ends with the first write: 30 ms");
+	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
 	make_file_read();
 	tap_near(replay(1, NULL), 44.0, 0.01,
 		 "a file read of 10 ms, 4 of them CPU: two threads on 1 CPU take 44 ms");

@@ -11,13 +11,16 @@
  *   trace-io pipe COUNT WORK        a producer works and writes 4096 bytes
  *                                   COUNT times; a consumer reads them and
  *                                   works on each: a pipeline of two
+ *   trace-io pair COUNT WORK        the same through a socket pair, the
+ *                                   consumer polling before each read and
+ *                                   reading on to the end of the stream
  *   trace-io pingpong COUNT WORK    two threads take turns through a pair
  *                                   of pipes, working at each turn
  *   trace-io futex COUNT WORK       the same through raw futexes, which no
  *                                   interposer sees
  *
  * On N CPUs, with T threads and one unit taking W:  sleep and timer take
- * 2 W max(1, T/N) + 50 ms; pipe takes 2 K W on one CPU and (K + 1) W on
+ * 2 W max(1, T/N) + 50 ms; pipe and pair take 2 K W on one CPU and (K + 1) W on
  * two or more; pingpong and futex take 2 K W whatever N.
  */
 #define _GNU_SOURCE
@@ -28,6 +31,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
 #include <time.h>
@@ -63,8 +68,9 @@ static void unit(void)
 
 static void full_read(int fd, void *buf, size_t n)
 {
-	if (read(fd, buf, n) != (ssize_t)n)
-		exit(3);
+	for (ssize_t r; n; n -= (size_t)r, buf = (char *)buf + r)
+		if ((r = read(fd, buf, n)) <= 0)
+			exit(3);
 }
 
 static void full_write(int fd, const void *buf, size_t n)
@@ -98,8 +104,8 @@ static void *timer_client(void *arg)
 	return arg;
 }
 
-/* --- pipe: producer and consumer --------------------------------------- */
-static int chan[2];
+/* --- pipe and pair: producer and consumer ------------------------------- */
+static int chan[2], polling;
 
 static void *producer(void *arg)
 {
@@ -115,10 +121,15 @@ static void *producer(void *arg)
 static void *consumer(void *arg)
 {
 	static char block[BLOCK];
+	struct pollfd in = { chan[0], POLLIN, 0 };
 	for (long k = 0; k < count; k++) {
+		if (polling && poll(&in, 1, -1) != 1)
+			exit(3);
 		full_read(chan[0], block, BLOCK);
 		unit();
 	}
+	if (polling && read(chan[0], block, BLOCK) != 0)   /* the end: the producer closed */
+		exit(3);
 	return arg;
 }
 
@@ -186,7 +197,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|timer|pipe|pingpong|futex N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|timer|pipe|pair|pingpong|futex N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
@@ -198,9 +209,12 @@ int main(int argc, char **argv)
 			pthread_create(&th[i], NULL, argv[1][0] == 't' ? timer_client : sleeper, NULL);
 		for (long i = 0; i < n; i++)
 			pthread_join(th[i], NULL);
-	} else if (!strcmp(argv[1], "pipe")) {
-		if (n < 1 || n > MAXK || pipe(chan))
+	} else if (!strcmp(argv[1], "pipe") || !strcmp(argv[1], "pair")) {
+		polling = argv[1][1] == 'a';
+		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d blocks\n", MAXK), 2;
+		if (polling ? socketpair(AF_UNIX, SOCK_STREAM, 0, chan) : pipe(chan))
+			return perror("trace-io"), 1;
 		pthread_create(&th[0], NULL, producer, NULL);
 		pthread_create(&th[1], NULL, consumer, NULL);
 		pthread_join(th[0], NULL);

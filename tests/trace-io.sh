@@ -6,7 +6,8 @@
 # another process are delays kept on any number of CPUs, overlapped when
 # several threads wait at once (a sleep; a read of a timer descriptor); a pipe between two threads is a channel,
 # whose reader waits for the writer's bytes in the replay, so that a
-# producer and a consumer make a pipeline (speed-up 2K/(K+1)) and two
+# producer and a consumer make a pipeline (speed-up 2K/(K+1)), through a
+# pipe or a socket pair, and two
 # threads taking turns through pipes stay serial.  Within 5 %.
 . "$top_srcdir/tests/tap.sh"
 : "${TRACE_IO:=./tests/trace-io}"
@@ -52,14 +53,17 @@ check "the wait on the timer is named as I/O on the critical path" \
 check "  and is not left out as untraced" \
 	awk -v u="$(predicted "$tmp/timer.trace" 2 recorded.untraced_share)" 'BEGIN { exit !(u < 0.01) }' 
 
-# --- a producer and a consumer through a pipe: K W + W on 2 CPUs ----------
+# --- a producer and a consumer through a pipe, then a socket pair (the
+# consumer polling first, and reading to the end): K W + W on 2 CPUs ------
 K=30
-record pipe $K 1500000
-exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", 2 * k * w * 1e-9 }')
-within5 "pipe, 1 CPU" "$(predicted "$tmp/pipe.trace" 1)" "$exp"
-for n in 2 4; do
-	exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", (k + 1) * w * 1e-9 }')
-	within5 "pipe, $n CPUs (a pipeline of two)" "$(predicted "$tmp/pipe.trace" $n)" "$exp"
+for mode in pipe pair; do
+	record $mode $K 1500000
+	exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", 2 * k * w * 1e-9 }')
+	within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$exp"
+	for n in 2 4; do
+		exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", (k + 1) * w * 1e-9 }')
+		within5 "$mode, $n CPUs (a pipeline of two)" "$(predicted "$tmp/$mode.trace" $n)" "$exp"
+	done
 done
 "$PTBENCH" predict "$tmp/pipe.trace" --cpus 2 --format json > "$tmp/pipe.json"
 check "  the consumer's reads are waits on a channel, on the critical path" \
