@@ -6,7 +6,7 @@
  * whatever the other threads do; a pipe or a socket pair between threads
  * of this process is a channel, whose reader waits for its writer.  So
  * every call records the descriptor's kind (fstat once per descriptor,
- * cached until close, dup2 or a new pipe reuses the number) and, for a
+ * cached until close, dup2, open or a new pipe reuses the number) and, for a
  * pipe or a socket pair, the stream and the bytes moved.
  *
  * The cost stays low: two CLOCK_MONOTONIC readings around the call; a
@@ -17,7 +17,9 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
+#include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -376,6 +378,78 @@ int accept4(int fd, struct sockaddr *a, socklen_t *al, int flags)
 	io_done(PTB_EV_IO, d, t0, rc < 0 ? -1 : 0, site);
 	errno = e;
 	return rc;
+}
+
+/* A descriptor number that open hands out may have been closed where no
+ * wrapper saw it (inside the C library: pclose, closedir): what was
+ * cached under it goes. */
+static mode_t mode_arg(int flags, va_list ap)
+{
+	return flags & (O_CREAT | O_TMPFILE) ? (mode_t)va_arg(ap, int) : 0;
+}
+
+int open(const char *path, int flags, ...)
+{
+	PTB_REAL(int, "open", (const char *, int, ...));
+	va_list ap;
+	va_start(ap, flags);
+	mode_t m = mode_arg(flags, ap);
+	va_end(ap);
+	return new_fd(real_fn(path, flags, m));
+}
+
+int open64(const char *path, int flags, ...)
+{
+	PTB_REAL(int, "open64", (const char *, int, ...));
+	va_list ap;
+	va_start(ap, flags);
+	mode_t m = mode_arg(flags, ap);
+	va_end(ap);
+	return new_fd(real_fn(path, flags, m));
+}
+
+int openat(int dir, const char *path, int flags, ...)
+{
+	PTB_REAL(int, "openat", (int, const char *, int, ...));
+	va_list ap;
+	va_start(ap, flags);
+	mode_t m = mode_arg(flags, ap);
+	va_end(ap);
+	return new_fd(real_fn(dir, path, flags, m));
+}
+
+int openat64(int dir, const char *path, int flags, ...)
+{
+	PTB_REAL(int, "openat64", (int, const char *, int, ...));
+	va_list ap;
+	va_start(ap, flags);
+	mode_t m = mode_arg(flags, ap);
+	va_end(ap);
+	return new_fd(real_fn(dir, path, flags, m));
+}
+
+int __open_2(const char *path, int flags)
+{
+	PTB_REAL(int, "__open_2", (const char *, int));
+	return new_fd(real_fn(path, flags));
+}
+
+int __open64_2(const char *path, int flags)
+{
+	PTB_REAL(int, "__open64_2", (const char *, int));
+	return new_fd(real_fn(path, flags));
+}
+
+int creat(const char *path, mode_t m)
+{
+	PTB_REAL(int, "creat", (const char *, mode_t));
+	return new_fd(real_fn(path, m));
+}
+
+int socket(int dom, int type, int proto)
+{
+	PTB_REAL(int, "socket", (int, int, int));
+	return new_fd(real_fn(dom, type, proto));
 }
 
 /* Descriptors made or unmade: their cached kind goes. */
