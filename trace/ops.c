@@ -77,8 +77,6 @@ static void settle_thread(struct pass *p)
 	}
 }
 
-/* The operation a call stands for; -1 when it changes nothing (a failed
- * trylock, a yield, a once). */
 /* An I/O call: on a pipe or socket pair, a channel operation (the
  * classification at the end may make it a delay); else a delay. */
 static int io_op_of(const struct ptb_tev *e)
@@ -92,6 +90,8 @@ static int io_op_of(const struct ptb_tev *e)
 									    : PTB_OP_CH_POLL;
 }
 
+/* The operation a call stands for; -1 when it changes nothing (a failed
+ * trylock, a yield, a once). */
 static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t *arg)
 {
 	int ok = e->outcome == PTB_OUT_OK;
