@@ -8,6 +8,11 @@
  *   trace-io sleep THREADS WORK     each thread: work, sleep 50 ms, work
  *   trace-io timer THREADS WORK     each thread: work, read a timer
  *                                   descriptor that fires 50 ms later, work
+ *   trace-io behind 1 WORK          the main thread reads a timer that fires
+ *                                   in 30 ms while a sibling works W (more
+ *                                   than 30 ms on the one PU of a recording,
+ *                                   the read returns only when it is done),
+ *                                   then works W
  *   trace-io pipe COUNT WORK        a producer works and writes 4096 bytes
  *                                   COUNT times; a consumer reads them and
  *                                   works on each: a pipeline of two
@@ -20,7 +25,9 @@
  *                                   interposer sees
  *
  * On N CPUs, with T threads and one unit taking W:  sleep and timer take
- * 2 W max(1, T/N) + 50 ms; pipe and pair take 2 K W on one CPU and (K + 1) W on
+ * 2 W max(1, T/N) + 50 ms; behind takes 1 + max(30, W) + W ms on
+ * one CPU and 1 + 30 + W on two or more (its first 1 ms: a read that
+ * shows the descriptor waits); pipe and pair take 2 K W on one CPU and (K + 1) W on
  * two or more; pingpong and futex take 2 K W whatever N.
  */
 #define _GNU_SOURCE
@@ -102,6 +109,32 @@ static void *timer_client(void *arg)
 	close(fd);
 	unit();
 	return arg;
+}
+
+/* --- behind: a timer's answer that comes while a sibling holds the PU --- */
+static void *worker(void *arg)
+{
+	unit();
+	return arg;
+}
+
+static void behind(void)
+{
+	struct itimerspec in1 = { { 0, 0 }, { 0, 1000 * 1000 } };
+	struct itimerspec in30 = { { 0, 0 }, { 0, 30 * 1000 * 1000 } };
+	uint64_t ticks;
+	pthread_t t;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (fd < 0 || timerfd_settime(fd, 0, &in1, NULL))
+		exit(3);
+	full_read(fd, &ticks, sizeof ticks);
+	pthread_create(&t, NULL, worker, NULL);
+	if (timerfd_settime(fd, 0, &in30, NULL))
+		exit(3);
+	full_read(fd, &ticks, sizeof ticks);
+	unit();
+	pthread_join(t, NULL);
+	close(fd);
 }
 
 /* --- pipe and pair: producer and consumer ------------------------------- */
@@ -197,7 +230,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|timer|pipe|pair|pingpong|futex N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|timer|behind|pipe|pair|pingpong|futex N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
@@ -219,6 +252,8 @@ int main(int argc, char **argv)
 		pthread_create(&th[1], NULL, consumer, NULL);
 		pthread_join(th[0], NULL);
 		pthread_join(th[1], NULL);
+	} else if (!strcmp(argv[1], "behind")) {
+		behind();
 	} else if (!strcmp(argv[1], "pingpong") || !strcmp(argv[1], "futex")) {
 		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d turns\n", MAXK), 2;

@@ -4,7 +4,8 @@
 # "record and predict", blocking I/O): programs of tests/trace-io.c whose
 # wall time on N CPUs follows from their structure.  A sleep and a wait on
 # another process are delays kept on any number of CPUs, overlapped when
-# several threads wait at once (a sleep; a read of a timer descriptor); a pipe between two threads is a channel,
+# several threads wait at once (a sleep; a read of a timer descriptor), and
+# do not hold the time the waiter spent ready behind a sibling on the PU; a pipe between two threads is a channel,
 # whose reader waits for the writer's bytes in the replay, so that a
 # producer and a consumer make a pipeline (speed-up 2K/(K+1)), through a
 # pipe or a socket pair, and two
@@ -52,6 +53,22 @@ check "the wait on the timer is named as I/O on the critical path" \
 	grep -q '^  I/O ' "$tmp/timer.txt"
 check "  and is not left out as untraced" \
 	awk -v u="$(predicted "$tmp/timer.trace" 2 recorded.untraced_share)" 'BEGIN { exit !(u < 0.01) }' 
+
+# --- a timer's answer at 30 ms that waits, on the one PU of the recording,
+# for a sibling working W: the wait is 30 ms, less the time the reader was
+# ready but behind the sibling (schedstat): 1 + 30 + W on 2 CPUs ----------
+if [ -r /proc/thread-self/schedstat ]; then
+	record behind 1 24000000
+	exp=$(awk -v w="$W" 'BEGIN { m = w > 30e6 ? w : 30e6; printf "%.6f", (1e6 + m + w) * 1e-9 }')
+	within5 "behind, 1 CPU" "$(predicted "$tmp/behind.trace" 1)" "$exp"
+	for n in 2 4; do
+		exp=$(awk -v w="$W" 'BEGIN { printf "%.6f", (1e6 + 30e6 + w) * 1e-9 }')
+		within5 "behind, $n CPUs (its time behind the sibling is not latency)" \
+			"$(predicted "$tmp/behind.trace" $n)" "$exp"
+	done
+else
+	skip "a wait behind a sibling: no /proc/thread-self/schedstat on this kernel"
+fi
 
 # --- a producer and a consumer through a pipe, then a socket pair (the
 # consumer polling first, and reading to the end): K W + W on 2 CPUs ------

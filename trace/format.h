@@ -57,7 +57,9 @@ enum ptb_ev_kind {
 	PTB_EV_ONCE,
 	PTB_EV_YIELD,
 	PTB_EV_SLEEP,          /* enter/leave: off-CPU for the time between */
-	PTB_EV_CPU,            /* obj = the thread's CPU time in ns, read at a blocking point */
+	PTB_EV_CPU,            /* obj = the thread's CPU time in ns, read at a blocking point;
+				* after an I/O call (version 2), arg = 1 + the us of the call
+				* the thread spent ready but waiting for the PU (0: not known) */
 	/* Blocking I/O (version 2).  obj = the byte stream (below), arg = the
 	 * bytes moved, outcome = enum ptb_fd_kind | PTB_IO_FAILED.  A call
 	 * that took long is an enter/leave pair followed by a CPU reading (the

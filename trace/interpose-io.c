@@ -5,9 +5,8 @@
  * or a socket to another process is a delay the thread spends off the CPU
  * whatever the other threads do; a pipe or a socket pair between threads
  * of this process is a channel, whose reader waits for its writer.  So
- * every call records the descriptor's kind (fstat once per descriptor,
- * cached until close, dup2, open or a new pipe reuses the number) and, for a
- * pipe or a socket pair, the stream and the bytes moved.
+ * every call records the descriptor's kind (trace/interpose-fd.c) and, for
+ * a pipe or a socket pair, the stream and the bytes moved.
  *
  * The cost stays low: two CLOCK_MONOTONIC readings around the call; a
  * call shorter than LONG_NS records nothing on a file (it did not wait)
@@ -17,122 +16,47 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <poll.h>
-#include <stdarg.h>
-#include <stdatomic.h>
 #include <stdint.h>
-#include <stdio.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/socket.h>
-#include <sys/stat.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
 #include "trace/interpose.h"
 
 #define LONG_NS 20000u               /* shorter: the call did not wait to speak of */
-#define FDS 4096                     /* descriptors cached; above, fstat every call */
-#define PAIRS 1024                   /* socket pairs remembered (a power of two) */
-#define INO_MASK ((UINT64_C(1) << 60) - 1)
 
-/* fd -> (kind + 1) << 60 | inode; 0: not known yet. */
-static _Atomic uint64_t fdcache[FDS];
-/* One end of a socket pair -> the other end (inodes). */
-static struct { _Atomic uint64_t ino, peer; } pairs[PAIRS];
+/* The run-queue time before a call on a descriptor that has waited
+ * before (a read of /proc, some microseconds: not for every call). */
+static uint64_t runq_before(int waited) { return waited ? ptb_tr_runq_ns() : UINT64_MAX; }
 
-static unsigned pair_hash(uint64_t ino) { return (unsigned)((ino * 0x9e3779b97f4a7c15ull) >> 54) & (PAIRS - 1); }
-
-static void pair_add(uint64_t a, uint64_t b)
+/* The part of a call that began at run-queue time q0 spent ready but
+ * waiting for the PU (on the one PU of the recording, behind a sibling);
+ * UINT64_MAX: not known. */
+static uint64_t runq_since(uint64_t q0)
 {
-	for (unsigned i = pair_hash(a), n = 0; n < PAIRS; i = (i + 1) & (PAIRS - 1), n++) {
-		uint64_t zero = 0;
-		if (atomic_load(&pairs[i].ino) == a ||
-		    atomic_compare_exchange_strong(&pairs[i].ino, &zero, a)) {
-			atomic_store(&pairs[i].peer, b);
-			return;
-		}
-	}
+	uint64_t q1 = q0 == UINT64_MAX ? UINT64_MAX : ptb_tr_runq_ns();
+	return q1 == UINT64_MAX || q1 < q0 ? UINT64_MAX : q1 - q0;
 }
 
-static uint64_t pair_peer(uint64_t a)
-{
-	for (unsigned i = pair_hash(a), n = 0; n < PAIRS; i = (i + 1) & (PAIRS - 1), n++) {
-		uint64_t k = atomic_load(&pairs[i].ino);
-		if (k == a)
-			return atomic_load(&pairs[i].peer);
-		if (!k)
-			return 0;
-	}
-	return 0;
-}
-
-static void forget(int fd)
-{
-	if (fd >= 0 && fd < FDS)
-		atomic_store_explicit(&fdcache[fd], 0, memory_order_relaxed);
-}
-
-static uint64_t inode_of(int fd)
-{
-	struct stat st;
-	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino & INO_MASK : 0;
-}
-
-/* What fd is, from the cache or from fstat. */
-static uint64_t describe(int fd)
-{
-	uint64_t c = fd >= 0 && fd < FDS ? atomic_load_explicit(&fdcache[fd], memory_order_relaxed) : 0;
-	if (c)
-		return c;
-	struct stat st;
-	if (fd < 0 || fstat(fd, &st))
-		return (uint64_t)(PTB_FD_OTHER + 1) << 60;
-	static const struct { mode_t mode; int kind; } kinds[] = {
-		{ S_IFREG, PTB_FD_FILE }, { S_IFBLK, PTB_FD_BLOCK }, { S_IFCHR, PTB_FD_CHAR },
-		{ S_IFIFO, PTB_FD_PIPE }, { S_IFSOCK, PTB_FD_SOCKET },
-	};
-	int kind = PTB_FD_OTHER;
-	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-		if ((st.st_mode & S_IFMT) == kinds[i].mode)
-			kind = kinds[i].kind;
-	uint64_t ino = (uint64_t)st.st_ino & INO_MASK;
-	if (kind == PTB_FD_SOCKET && pair_peer(ino))
-		kind = PTB_FD_PAIR;
-	c = (uint64_t)(kind + 1) << 60 | ino;
-	if (fd < FDS)
-		atomic_store_explicit(&fdcache[fd], c, memory_order_relaxed);
-	return c;
-}
-
-static int kind_of(uint64_t d) { return (int)(d >> 60) - 1; }
-static int is_channel(uint64_t d) { return kind_of(d) == PTB_FD_PIPE || kind_of(d) == PTB_FD_PAIR; }
-
-/* The stream a call on fd moves bytes through (0: no channel): a pipe's
- * inode; on a socket pair, the inode of the end that writes. */
-static uint64_t stream_of(uint64_t d, int kind)
-{
-	uint64_t ino = d & INO_MASK;
-	if (kind_of(d) == PTB_FD_PIPE)
-		return ino;
-	if (kind_of(d) == PTB_FD_PAIR)
-		return kind == PTB_EV_WRITE ? ino : pair_peer(ino);
-	return 0;
-}
-
-/* A call on a descriptor described by d ran from t0 to now and returned rc. */
-static void io_done(int kind, uint64_t d, uint64_t t0, ssize_t rc, const void *site)
+/* A call on descriptor fd, described by d, ran from t0 to now and returned
+ * rc; q0: the run-queue time before it. */
+static void io_done(int kind, int fd, uint64_t d, uint64_t t0, ssize_t rc, const void *site,
+		    uint64_t q0)
 {
 	uint64_t t1 = ptb_tr_now();
-	int chan = is_channel(d);
-	const void *stream = (const void *)(uintptr_t)stream_of(d, kind);
+	int chan = ptb_tr_fd_channel(d);
+	const void *stream = (const void *)(uintptr_t)ptb_tr_fd_stream(d, kind);
 	uint32_t bytes = rc <= 0 ? 0 : (uint64_t)rc > UINT32_MAX ? UINT32_MAX : (uint32_t)rc;
-	int out = kind_of(d) | (rc < 0 ? PTB_IO_FAILED : 0);
-	if (t1 - t0 >= LONG_NS)
-		ptb_tr_span(kind, t0, t1, stream, bytes, out, site);
-	else if (chan && rc >= 0)
+	int out = ptb_tr_fd_kind(d) | (rc < 0 ? PTB_IO_FAILED : 0);
+	if (t1 - t0 >= LONG_NS) {
+		ptb_tr_span(kind, t0, t1, stream, bytes, out, site, runq_since(q0));
+		ptb_tr_fd_mark_waited(fd, d);
+	} else if (chan && rc >= 0) {
 		ptb_tr_event_at(t1, kind, PTB_PH_INSTANT, stream, bytes, out, site);
+	}
 }
 
 /* The body of a wrapper of a call on one descriptor: the real call, timed. */
@@ -141,10 +65,11 @@ static void io_done(int kind, uint64_t d, uint64_t t0, ssize_t rc, const void *s
 		if (!ptb_tr_recording()) \
 			return (call); \
 		const void *site_ = PTB_SITE; \
-		uint64_t d_ = describe(fd), t0_ = ptb_tr_now(); \
+		uint64_t d_ = ptb_tr_fd_describe(fd); \
+		uint64_t q0_ = runq_before(ptb_tr_fd_waited(d_)), t0_ = ptb_tr_now(); \
 		ssize_t rc_ = (call); \
 		int errno_ = errno; \
-		io_done(kind, d_, t0_, rc_, site_); \
+		io_done(kind, fd, d_, t0_, rc_, site_, q0_); \
 		errno = errno_; \
 		return rc_; \
 	} while (0)
@@ -270,19 +195,25 @@ int connect(int fd, const struct sockaddr *a, socklen_t al)
 	IO_ON(PTB_EV_IO, fd, real_fn(fd, a, al));
 }
 
+/* Whether this thread's last poll, select or epoll_wait waited. */
+static __thread int polls_waited;
+
 /* A wait for any of several things: a delay, unless it ended with a
  * channel readable (the first one: that is the wait predict replays). */
-static void wait_done(uint64_t t0, int ready_fd, int rc, const void *site)
+static void wait_done(uint64_t t0, int ready_fd, int rc, const void *site, uint64_t q0)
 {
 	uint64_t t1 = ptb_tr_now();
-	if (t1 - t0 < LONG_NS)
+	polls_waited = t1 - t0 >= LONG_NS;
+	if (!polls_waited)
 		return;                  /* what it found ready was there already */
-	uint64_t d = ready_fd >= 0 ? describe(ready_fd) : (uint64_t)(PTB_FD_OTHER + 1) << 60;
-	if (rc > 0 && ready_fd >= 0 && is_channel(d))
-		ptb_tr_span(PTB_EV_POLL, t0, t1, (const void *)(uintptr_t)stream_of(d, PTB_EV_READ),
-			    0, kind_of(d), site);
+	uint64_t runq = runq_since(q0);
+	uint64_t d = ready_fd >= 0 ? ptb_tr_fd_describe(ready_fd) : (uint64_t)(PTB_FD_OTHER + 1) << 60;
+	const void *stream = (const void *)(uintptr_t)ptb_tr_fd_stream(d, PTB_EV_READ);
+	if (rc > 0 && ready_fd >= 0 && ptb_tr_fd_channel(d))
+		ptb_tr_span(PTB_EV_POLL, t0, t1, stream, 0, ptb_tr_fd_kind(d), site, runq);
 	else
-		ptb_tr_span(PTB_EV_IO, t0, t1, NULL, 0, kind_of(d) | (rc < 0 ? PTB_IO_FAILED : 0), site);
+		ptb_tr_span(PTB_EV_IO, t0, t1, NULL, 0,
+			    ptb_tr_fd_kind(d) | (rc < 0 ? PTB_IO_FAILED : 0), site, runq);
 }
 
 static int first_readable(const struct pollfd *fds, nfds_t n, int rc)
@@ -299,9 +230,9 @@ int poll(struct pollfd *fds, nfds_t n, int timeout)
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout);
 	const void *site = PTB_SITE;
-	uint64_t t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
 	int rc = real_fn(fds, n, timeout), e = errno;
-	wait_done(t0, first_readable(fds, n, rc), rc, site);
+	wait_done(t0, first_readable(fds, n, rc), rc, site, q0);
 	errno = e;
 	return rc;
 }
@@ -312,9 +243,9 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout, len);
 	const void *site = PTB_SITE;
-	uint64_t t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
 	int rc = real_fn(fds, n, timeout, len), e = errno;
-	wait_done(t0, first_readable(fds, n, rc), rc, site);
+	wait_done(t0, first_readable(fds, n, rc), rc, site, q0);
 	errno = e;
 	return rc;
 }
@@ -325,12 +256,12 @@ int select(int n, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
 	if (!ptb_tr_recording())
 		return real_fn(n, r, w, x, tv);
 	const void *site = PTB_SITE;
-	uint64_t t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
 	int rc = real_fn(n, r, w, x, tv), e = errno, ready = -1;
 	for (int fd = 0; rc > 0 && r && ready < 0 && fd < n && fd < FD_SETSIZE; fd++)
 		if (FD_ISSET(fd, r))
 			ready = fd;
-	wait_done(t0, ready, rc, site);
+	wait_done(t0, ready, rc, site, q0);
 	errno = e;
 	return rc;
 }
@@ -341,28 +272,23 @@ int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
 	if (!ptb_tr_recording())
 		return real_fn(ep, ev, n, timeout);
 	const void *site = PTB_SITE;
-	uint64_t t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
 	int rc = real_fn(ep, ev, n, timeout), e = errno;
-	wait_done(t0, -1, rc, site);          /* the ready descriptors are not named */
+	wait_done(t0, -1, rc, site, q0);      /* the ready descriptors are not named */
 	errno = e;
 	return rc;
-}
-
-static int new_fd(int fd)
-{
-	forget(fd);
-	return fd;
 }
 
 int accept(int fd, struct sockaddr *a, socklen_t *al)
 {
 	PTB_REAL(int, "accept", (int, struct sockaddr *, socklen_t *));
 	if (!ptb_tr_recording())
-		return new_fd(real_fn(fd, a, al));
+		return ptb_tr_fd_new(real_fn(fd, a, al));
 	const void *site = PTB_SITE;
-	uint64_t d = describe(fd), t0 = ptb_tr_now();
-	int rc = new_fd(real_fn(fd, a, al)), e = errno;
-	io_done(PTB_EV_IO, d, t0, rc < 0 ? -1 : 0, site);
+	uint64_t d = ptb_tr_fd_describe(fd), q0 = runq_before(ptb_tr_fd_waited(d));
+	uint64_t t0 = ptb_tr_now();
+	int rc = ptb_tr_fd_new(real_fn(fd, a, al)), e = errno;
+	io_done(PTB_EV_IO, fd, d, t0, rc < 0 ? -1 : 0, site, q0);
 	errno = e;
 	return rc;
 }
@@ -371,151 +297,13 @@ int accept4(int fd, struct sockaddr *a, socklen_t *al, int flags)
 {
 	PTB_REAL(int, "accept4", (int, struct sockaddr *, socklen_t *, int));
 	if (!ptb_tr_recording())
-		return new_fd(real_fn(fd, a, al, flags));
+		return ptb_tr_fd_new(real_fn(fd, a, al, flags));
 	const void *site = PTB_SITE;
-	uint64_t d = describe(fd), t0 = ptb_tr_now();
-	int rc = new_fd(real_fn(fd, a, al, flags)), e = errno;
-	io_done(PTB_EV_IO, d, t0, rc < 0 ? -1 : 0, site);
+	uint64_t d = ptb_tr_fd_describe(fd), q0 = runq_before(ptb_tr_fd_waited(d));
+	uint64_t t0 = ptb_tr_now();
+	int rc = ptb_tr_fd_new(real_fn(fd, a, al, flags)), e = errno;
+	io_done(PTB_EV_IO, fd, d, t0, rc < 0 ? -1 : 0, site, q0);
 	errno = e;
 	return rc;
 }
 
-/* A descriptor number that open hands out may have been closed where no
- * wrapper saw it (inside the C library: pclose, closedir): what was
- * cached under it goes. */
-static mode_t mode_arg(int flags, va_list ap)
-{
-	return flags & (O_CREAT | O_TMPFILE) ? (mode_t)va_arg(ap, int) : 0;
-}
-
-int open(const char *path, int flags, ...)
-{
-	PTB_REAL(int, "open", (const char *, int, ...));
-	va_list ap;
-	va_start(ap, flags);
-	mode_t m = mode_arg(flags, ap);
-	va_end(ap);
-	return new_fd(real_fn(path, flags, m));
-}
-
-int open64(const char *path, int flags, ...)
-{
-	PTB_REAL(int, "open64", (const char *, int, ...));
-	va_list ap;
-	va_start(ap, flags);
-	mode_t m = mode_arg(flags, ap);
-	va_end(ap);
-	return new_fd(real_fn(path, flags, m));
-}
-
-int openat(int dir, const char *path, int flags, ...)
-{
-	PTB_REAL(int, "openat", (int, const char *, int, ...));
-	va_list ap;
-	va_start(ap, flags);
-	mode_t m = mode_arg(flags, ap);
-	va_end(ap);
-	return new_fd(real_fn(dir, path, flags, m));
-}
-
-int openat64(int dir, const char *path, int flags, ...)
-{
-	PTB_REAL(int, "openat64", (int, const char *, int, ...));
-	va_list ap;
-	va_start(ap, flags);
-	mode_t m = mode_arg(flags, ap);
-	va_end(ap);
-	return new_fd(real_fn(dir, path, flags, m));
-}
-
-int __open_2(const char *path, int flags)
-{
-	PTB_REAL(int, "__open_2", (const char *, int));
-	return new_fd(real_fn(path, flags));
-}
-
-int __open64_2(const char *path, int flags)
-{
-	PTB_REAL(int, "__open64_2", (const char *, int));
-	return new_fd(real_fn(path, flags));
-}
-
-int creat(const char *path, mode_t m)
-{
-	PTB_REAL(int, "creat", (const char *, mode_t));
-	return new_fd(real_fn(path, m));
-}
-
-int socket(int dom, int type, int proto)
-{
-	PTB_REAL(int, "socket", (int, int, int));
-	return new_fd(real_fn(dom, type, proto));
-}
-
-/* Descriptors made or unmade: their cached kind goes. */
-int close(int fd)
-{
-	PTB_REAL(int, "close", (int));
-	forget(fd);
-	return real_fn(fd);
-}
-
-int dup(int fd)
-{
-	PTB_REAL(int, "dup", (int));
-	return new_fd(real_fn(fd));
-}
-
-int dup2(int fd, int to)
-{
-	PTB_REAL(int, "dup2", (int, int));
-	forget(to);
-	return real_fn(fd, to);
-}
-
-int dup3(int fd, int to, int flags)
-{
-	PTB_REAL(int, "dup3", (int, int, int));
-	forget(to);
-	return real_fn(fd, to, flags);
-}
-
-int fclose(FILE *f)
-{
-	PTB_REAL(int, "fclose", (FILE *));
-	if (f)
-		forget(fileno(f));
-	return real_fn(f);
-}
-
-int pipe(int p[2])
-{
-	PTB_REAL(int, "pipe", (int *));
-	int rc = real_fn(p);
-	if (!rc)
-		forget(p[0]), forget(p[1]);
-	return rc;
-}
-
-int pipe2(int p[2], int flags)
-{
-	PTB_REAL(int, "pipe2", (int *, int));
-	int rc = real_fn(p, flags);
-	if (!rc)
-		forget(p[0]), forget(p[1]);
-	return rc;
-}
-
-/* Both ends are this process's: a channel between its threads. */
-int socketpair(int dom, int type, int proto, int sv[2])
-{
-	PTB_REAL(int, "socketpair", (int, int, int, int *));
-	int rc = real_fn(dom, type, proto, sv);
-	if (rc)
-		return rc;
-	forget(sv[0]), forget(sv[1]);
-	uint64_t a = inode_of(sv[0]), b = inode_of(sv[1]);
-	if (a && b)
-		pair_add(a, b), pair_add(b, a);
-	return rc;
-}

@@ -197,16 +197,43 @@ void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t 
  * splits it).  No reading before the call, under either policy: under the
  * normal one the previous event carried one already. */
 void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t arg, int outcome,
-		 const void *site)
+		 const void *site, uint64_t runq_ns)
 {
 	struct tbuf *b = mine;
 	if (!b || in_event || atomic_load_explicit(&finished, memory_order_relaxed))
 		return;
 	in_event = 1;
+	uint64_t us = runq_ns == UINT64_MAX ? 0 : runq_ns / 1000 + 1;
 	append(b, t0, kind, PTB_PH_ENTER, obj, 0, outcome, site);
 	append(b, t1, kind, PTB_PH_LEAVE, obj, arg, outcome, site);
-	append(b, t1, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(), 0, 0, NULL);
+	append(b, t1, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(),
+	       us > UINT32_MAX ? UINT32_MAX : (uint32_t)us, 0, NULL);
 	in_event = 0;
+}
+
+/* The second figure of /proc/thread-self/schedstat: ns this thread has
+ * spent runnable but waiting for a CPU.  By syscall (no wrapper, no stdio:
+ * a signal handler's read may come here). */
+uint64_t ptb_tr_runq_ns(void)
+{
+	char buf[96];
+	int f = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return UINT64_MAX;
+	ssize_t n = syscall(SYS_read, f, buf, sizeof buf - 1);
+	syscall(SYS_close, f);
+	if (n <= 0)
+		return UINT64_MAX;
+	buf[n] = '\0';
+	const char *c = buf;
+	while (*c >= '0' && *c <= '9')
+		c++;
+	if (*c++ != ' ' || *c < '0' || *c > '9')
+		return UINT64_MAX;
+	uint64_t v = 0;
+	while (*c >= '0' && *c <= '9')
+		v = v * 10 + (uint64_t)(*c++ - '0');
+	return v;
 }
 
 /* After a call that may have let another thread go on: under SCHED_FIFO on

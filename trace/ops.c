@@ -20,7 +20,8 @@ struct pass {
 	uint32_t probe_ns;
 	const struct ptb_tev *enter;
 	size_t io_op;            /* an I/O call whose wall time awaits its split, */
-	double io_wall;          /* and that wall time (io_op == SIZE_MAX: none) */
+	double io_wall;          /* and that wall time (io_op == SIZE_MAX: none), */
+	double io_runq;          /* and its time ready but waiting for the PU */
 };
 
 static int emit(struct pass *p, int kind, const struct ptb_tev *e, uint64_t arg)
@@ -41,7 +42,10 @@ static int emit(struct pass *p, int kind, const struct ptb_tev *e, uint64_t arg)
 }
 
 /* A CPU-clock reading closes a stretch: its bursts shrink to the CPU time
- * the thread really had (never grow: a call's own CPU time is not work). */
+ * the thread really had (never grow: a call's own CPU time is not work).
+ * After a long I/O call, what the stretch had beyond its bursts is the
+ * call's own CPU time; the rest of its wall time, less the time it spent
+ * ready but waiting for the PU, is its wait. */
 static void stretch(struct pass *p, uint64_t cpu, int last)
 {
 	double w = p->pending, got = cpu > p->last_cpu ? (double)(cpu - p->last_cpu) : 0;
@@ -55,9 +59,10 @@ static void stretch(struct pass *p, uint64_t cpu, int last)
 	if (p->io_op != SIZE_MAX) {      /* the call's CPU time: what the stretch had beyond */
 		struct ptb_op *op = &p->th->op[p->io_op];     /* the bursts (none at the end) */
 		double cpu = last || got <= w ? 0 : got - w < p->io_wall ? got - w : p->io_wall;
+		double wait = p->io_wall - cpu - p->io_runq;
 		op->burst += cpu;
-		op->wait = p->io_wall - cpu;
-		p->io_op = SIZE_MAX;
+		op->wait = wait > 0 ? wait : 0;
+		p->io_op = SIZE_MAX, p->io_runq = 0;
 	}
 	p->settled += p->pending * r;
 	p->pending = 0;
@@ -145,6 +150,8 @@ static int one_event(struct pass *p, const struct ptb_tev *e)
 	p->pending += (double)(e->t - p->last_end);
 	p->last_end = e->t;
 	if (e->kind == PTB_EV_CPU) {
+		if (p->io_op != SIZE_MAX && e->arg)      /* the call's time behind a sibling */
+			p->io_runq = (double)(e->arg - 1) * 1000;
 		stretch(p, e->obj, 0);
 		return 0;
 	}
