@@ -13,6 +13,7 @@
  *                                   than 30 ms on the one PU of a recording,
  *                                   the read returns only when it is done),
  *                                   then works W
+ *   trace-io nap 1 WORK             the same with a sleep of 30 ms, no timer
  *   trace-io pipe COUNT WORK        a producer works and writes 4096 bytes
  *                                   COUNT times; a consumer reads them and
  *                                   works on each: a pipeline of two
@@ -27,7 +28,7 @@
  * On N CPUs, with T threads and one unit taking W:  sleep and timer take
  * 2 W max(1, T/N) + 50 ms; behind takes 1 + max(30, W) + W ms on
  * one CPU and 1 + 30 + W on two or more (its first 1 ms: a read that
- * shows the descriptor waits); pipe and pair take 2 K W on one CPU and (K + 1) W on
+ * shows the descriptor waits), nap max(30, W) + W and 30 + W; pipe and pair take 2 K W on one CPU and (K + 1) W on
  * two or more; pingpong and futex take 2 K W whatever N.
  */
 #define _GNU_SOURCE
@@ -137,6 +138,16 @@ static void behind(void)
 	close(fd);
 }
 
+static void nap(void)
+{
+	struct timespec d = { 0, 30 * 1000 * 1000 };
+	pthread_t t;
+	pthread_create(&t, NULL, worker, NULL);
+	nanosleep(&d, NULL);
+	unit();
+	pthread_join(t, NULL);
+}
+
 /* --- pipe and pair: producer and consumer ------------------------------- */
 static int chan[2], polling;
 
@@ -230,7 +241,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|timer|behind|pipe|pair|pingpong|futex N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|timer|behind|nap|pipe|pair|pingpong|futex N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
@@ -252,8 +263,11 @@ int main(int argc, char **argv)
 		pthread_create(&th[1], NULL, consumer, NULL);
 		pthread_join(th[0], NULL);
 		pthread_join(th[1], NULL);
-	} else if (!strcmp(argv[1], "behind")) {
-		behind();
+	} else if (!strcmp(argv[1], "behind") || !strcmp(argv[1], "nap")) {
+		if (argv[1][0] == 'b')
+			behind();
+		else
+			nap();
 	} else if (!strcmp(argv[1], "pingpong") || !strcmp(argv[1], "futex")) {
 		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d turns\n", MAXK), 2;

@@ -66,14 +66,19 @@ fi
 # --- a timer's answer at 30 ms that waits, on the one PU of the recording,
 # for a sibling working W: the wait is 30 ms, less the time the reader was
 # ready but behind the sibling (schedstat): 1 + 30 + W on 2 CPUs ----------
+# The same with a sleep of 30 ms (nap: no first read, so 0 + 30 + W).
 if [ -r /proc/thread-self/schedstat ]; then
-	record behind 1 24000000
-	exp=$(awk -v w="$W" 'BEGIN { m = w > 30e6 ? w : 30e6; printf "%.6f", (1e6 + m + w) * 1e-9 }')
-	within5 "behind, 1 CPU" "$(predicted "$tmp/behind.trace" 1)" "$exp"
-	for n in 2 4; do
-		exp=$(awk -v w="$W" 'BEGIN { printf "%.6f", (1e6 + 30e6 + w) * 1e-9 }')
-		within5 "behind, $n CPUs (its time behind the sibling is not latency)" \
-			"$(predicted "$tmp/behind.trace" $n)" "$exp"
+	for mode in behind nap; do
+		record $mode 1 24000000
+		f=1e6
+		[ $mode = nap ] && f=0
+		exp=$(awk -v w="$W" -v f=$f 'BEGIN { m = w > 30e6 ? w : 30e6; printf "%.6f", (f + m + w) * 1e-9 }')
+		within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$exp"
+		for n in 2 4; do
+			exp=$(awk -v w="$W" -v f=$f 'BEGIN { printf "%.6f", (f + 30e6 + w) * 1e-9 }')
+			within5 "$mode, $n CPUs (its time behind the sibling is not latency)" \
+				"$(predicted "$tmp/$mode.trace" $n)" "$exp"
+		done
 	done
 else
 	skip "a wait behind a sibling: no /proc/thread-self/schedstat on this kernel"

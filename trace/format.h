@@ -56,7 +56,9 @@ enum ptb_ev_kind {
 	PTB_EV_SPIN_UNLOCK,
 	PTB_EV_ONCE,
 	PTB_EV_YIELD,
-	PTB_EV_SLEEP,          /* enter/leave: off-CPU for the time between */
+	PTB_EV_SLEEP,          /* enter/leave: off-CPU for the time between; leave's arg
+				* (version 2): 1 + the us of it the thread then spent
+				* ready but waiting for the PU, 0 not known */
 	PTB_EV_CPU,            /* obj = the thread's CPU time in ns, read at a blocking point;
 				* after an I/O call (version 2), arg = 1 + the us of the call
 				* the thread spent ready but waiting for the PU (0: not known) */

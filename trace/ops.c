@@ -95,6 +95,14 @@ static int io_op_of(const struct ptb_tev *e)
 									    : PTB_OP_CH_POLL;
 }
 
+/* A sleep's length, less the time its thread then waited for the PU (the
+ * leave event's arg: microseconds + 1, 0 when not read). */
+static uint64_t sleep_ns(const struct ptb_tev *e, const struct ptb_tev *enter)
+{
+	uint64_t wall = enter ? e->t - enter->t : 0, runq = e->arg ? (uint64_t)(e->arg - 1) * 1000 : 0;
+	return wall > runq ? wall - runq : 0;
+}
+
 /* The operation a call stands for; -1 when it changes nothing (a failed
  * trylock, a yield, a once). */
 static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t *arg)
@@ -125,7 +133,7 @@ static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t 
 	case PTB_EV_RD_LOCK:        return ok ? PTB_OP_RDLOCK : -1;
 	case PTB_EV_WR_LOCK:        return ok ? PTB_OP_WRLOCK : -1;
 	case PTB_EV_RW_UNLOCK:      return PTB_OP_RWUNLOCK;
-	case PTB_EV_SLEEP:          *arg = enter ? e->t - enter->t : 0; return PTB_OP_DELAY;
+	case PTB_EV_SLEEP:          *arg = sleep_ns(e, enter); return PTB_OP_DELAY;
 	default:                    return -1;
 	}
 }
