@@ -105,6 +105,79 @@ static void make_many_signals(void)
 	ev(0, 110 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* Thread 1 writes 100 bytes to a pipe at 10, 20 and 30 ms of its work;
+ * the main thread reads 150 (waiting from 0 to 30 ms in the recording,
+ * on one PU), works 5 ms, reads 150, works 5 ms.  With `chan` the stream
+ * is a channel: on 2 CPUs the first read has its bytes at 20 ms, the
+ * second at 30 (35 ms); on 1 CPU 40 ms.  Without (thread 1 writes to
+ * another pipe, which no one reads) the reads are delays of what they
+ * waited: 30 + 5 + 5 ms on any count. */
+static void make_pipe(int chan)
+{
+	enum { S = 0x500, OTHER = 0x501 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_READ, 1, S, 0, PTB_FD_PIPE);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	for (uint64_t k = 1; k <= 3; k++)
+		ev(1, 10 * k * MS, PTB_EV_WRITE, 0, chan ? S : OTHER, 100, PTB_FD_PIPE);
+	ev(1, 30 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 30 * MS, PTB_EV_READ, 2, S, 150, PTB_FD_PIPE);
+	ev(0, 30 * MS, PTB_EV_CPU, 0, 0, 0, 0);
+	ev(0, 35 * MS, PTB_EV_READ, 0, S, 150, PTB_FD_PIPE);
+	ev(0, 40 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* The writer of make_pipe; the main thread polls the stream (waiting 0 to
+ * 30 ms in the recording), works 5 ms, reads 100 bytes, works 5 ms, reads
+ * 200.  On 2 CPUs the poll ends with the first 100 bytes at 10 ms, the
+ * first read finds them at 15, the second waits for the third write: 30
+ * ms.  On 1 CPU, 40. */
+static void make_poll(void)
+{
+	enum { S = 0x500 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_POLL, 1, S, 0, PTB_FD_PAIR);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	for (uint64_t k = 1; k <= 3; k++)
+		ev(1, 10 * k * MS, PTB_EV_WRITE, 0, S, 100, PTB_FD_PAIR);
+	ev(1, 30 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 30 * MS, PTB_EV_POLL, 2, S, 0, PTB_FD_PAIR);
+	ev(0, 30 * MS, PTB_EV_CPU, 0, 0, 0, 0);
+	ev(0, 35 * MS, PTB_EV_READ, 0, S, 100, PTB_FD_PAIR);
+	ev(0, 40 * MS, PTB_EV_READ, 0, S, 200, PTB_FD_PAIR);
+	ev(0, 40 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* Two threads, one after the other on one PU: each works 10 ms, reads a
+ * file for 10 ms of which its CPU clock says 4 ms were its own (copying),
+ * then works 5 ms.  The read is 4 ms of CPU and a delay of 6: on 1 CPU
+ * 2 x 14 ms shared, 6 ms overlapped, 2 x 5 ms shared = 44 ms; on 2, 25. */
+static void make_file_read(void)
+{
+	for (int t = 0; t < 2; t++) {
+		uint64_t at = t ? 25 * MS : 0;
+		ev(t, at, PTB_EV_START, 0, 0, t ? 0 : UINT32_MAX, 0);
+		if (!t)
+			ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+		ev(t, at, PTB_EV_CPU, 0, 0, 0, 0);
+		ev(t, at + 10 * MS, PTB_EV_READ, 1, 0, 0, PTB_FD_FILE);
+		ev(t, at + 20 * MS, PTB_EV_READ, 2, 0, 4096, PTB_FD_FILE);
+		ev(t, at + 20 * MS, PTB_EV_CPU, 0, 14 * MS, 0, 0);
+		if (!t)
+			ev(0, 25 * MS, PTB_EV_CPU, 0, 19 * MS, 0, 0);
+		if (!t)
+			ev(0, 25 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+		else
+			ev(1, 50 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	}
+	ev(0, 50 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 50 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 /* Any content in a valid frame: kinds, phases, objects, arguments and
  * times drawn at random (times ascending per thread). */
 static void make_random(unsigned seed)
@@ -166,6 +239,28 @@ int main(void)
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 91.0, 0.01, "  the same on 8 CPUs");
 	costs = NULL;
+
+	/* blocking I/O: a channel between threads, a delay otherwise */
+	make_pipe(1);
+	tap_near(replay(1, &forced), 40.0, 0.01, "a pipe between two threads on 1 CPU: 40 ms");
+	make_pipe(1);
+	tap_near(replay(2, &forced), 35.0, 0.01,
+		 "on 2 CPUs each read waits for its bytes: 150 at 20 ms, 300 at 30 (35 ms)");
+	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
+	make_pipe(0);
+	tap_near(replay(2, NULL), 40.0, 0.01, "a pipe no thread writes: the reads wait as recorded (40 ms)");
+	make_pipe(0);
+	tap_near(replay(8, NULL), 40.0, 0.01, "  the same on 8 CPUs");
+	make_poll();
+	tap_near(replay(1, NULL), 40.0, 0.01, "a poll, then reads, on a socket pair: 40 ms on 1 CPU");
+	make_poll();
+	tap_near(replay(2, &forced), 30.0, 0.01, "  on 2 CPUs the poll ends with the first write: 30 ms");
+	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
+	make_file_read();
+	tap_near(replay(1, NULL), 44.0, 0.01,
+		 "a file read of 10 ms, 4 of them CPU: two threads on 1 CPU take 44 ms");
+	make_file_read();
+	tap_near(replay(2, NULL), 25.0, 0.01, "  and 25 ms on 2 CPUs");
 
 	time_t start = time(NULL);
 	int refused = 0, ended = 0;

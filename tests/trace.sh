@@ -8,8 +8,8 @@
 # be within 5 %.  Then --check, the pass-through of output and exit status, the
 # ends a trace is written at (_exit, a fatal signal), and bad input.
 . "$top_srcdir/tests/tap.sh"
-: "${TRACE_PHASES:=./tests/trace-phases}" "${TRACE_LOCK:=./tests/trace-lock}" "${TRACE_PIPE:=./tests/trace-pipe}"
-[ -x "$TRACE_PHASES" ] && [ -x "$TRACE_LOCK" ] && [ -x "$TRACE_PIPE" ] || skip_all "test programs not built"
+: "${TRACE_PHASES:=./tests/trace-phases}" "${TRACE_LOCK:=./tests/trace-lock}" "${TRACE_IO:=./tests/trace-io}"
+[ -x "$TRACE_PHASES" ] && [ -x "$TRACE_LOCK" ] && [ -x "$TRACE_IO" ] || skip_all "test programs not built"
 tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 preload_or_skip "$tmp"
@@ -88,15 +88,15 @@ check "--chrome-trace: a slice for each of the 5 threads" test "$(grep -c '^thre
 check "  and the waits for the mutex" grep -q '^mutex 0x' "$tmp/names"
 
 # --- --check: synchronization the trace cannot see is refused -------------
-"$PTBENCH" record -o "$tmp/pipe.trace" -- "$TRACE_PIPE" 40 200000 2> /dev/null
+"$PTBENCH" record -o "$tmp/pipe.trace" -- "$TRACE_IO" futex 40 200000 > /dev/null 2>&1
 "$PTBENCH" predict "$tmp/pipe.trace" --check > "$tmp/c.out" 2> "$tmp/c.err"
 rc=$?
-check "--check refuses threads taking turns through pipes: exit 2 (got $rc), one line" \
+check "--check refuses threads taking turns through raw futexes: exit 2 (got $rc), one line" \
 	test $rc -eq 2 -a "$(wc -l < "$tmp/c.err")" -eq 1 -a ! -s "$tmp/c.out"
 if [ "$sched" = fifo ]; then
 	"$PTBENCH" predict "$tmp/phases.trace" --check > /dev/null 2>&1
 	check "--check accepts the phases program (barriers)" test $? -eq 0
-	check "  and it refused the pipes for their waits" grep -q "outside traced calls" "$tmp/c.err"
+	check "  and it refused the futexes for their waits" grep -q "outside traced calls" "$tmp/c.err"
 else
 	skip "--check accepts the phases program: SCHED_FIFO was not permitted"
 	check "  and it said that it needs SCHED_FIFO" grep -q "SCHED_FIFO" "$tmp/c.err"

@@ -24,7 +24,8 @@
 
 #define PTB_TRACE_MAGIC     "PTBTRACE"
 #define PTB_TRACE_END_MAGIC "PTBTREND"
-#define PTB_TRACE_VERSION   1
+#define PTB_TRACE_VERSION   2       /* 2 added the I/O kinds; 1 is still read */
+#define PTB_TRACE_VERSION_MIN 1
 #define PTB_TRACE_ENDIAN    0x01020304u
 #define PTB_TRACE_CHUNK_MAGIC 0x4b4e4843u     /* "CHNK" */
 #define PTB_TRACE_MAPS_TID  0xffffffffu
@@ -55,10 +56,36 @@ enum ptb_ev_kind {
 	PTB_EV_SPIN_UNLOCK,
 	PTB_EV_ONCE,
 	PTB_EV_YIELD,
-	PTB_EV_SLEEP,          /* enter/leave: off-CPU for the time between */
-	PTB_EV_CPU,            /* obj = the thread's CPU time in ns, read at a blocking point */
+	PTB_EV_SLEEP,          /* enter/leave: off-CPU for the time between; leave's arg
+				* (version 2): 1 + the us of it the thread then spent
+				* ready but waiting for the PU, 0 not known */
+	PTB_EV_CPU,            /* obj = the thread's CPU time in ns, read at a blocking point;
+				* after an I/O call (version 2), arg = 1 + the us of the call
+				* the thread spent ready but waiting for the PU (0: not known) */
+	/* Blocking I/O (version 2).  obj = the byte stream (below), arg = the
+	 * bytes moved, outcome = enum ptb_fd_kind | PTB_IO_FAILED.  A call
+	 * that took long is an enter/leave pair followed by a CPU reading (the
+	 * wait is the call's wall time less the CPU time it used); a short one
+	 * is an instant event, recorded only on a pipe or socket pair, whose
+	 * bytes a sibling may be waiting for. */
+	PTB_EV_READ,           /* read, pread, readv, recv, recvfrom */
+	PTB_EV_WRITE,          /* write, pwrite, writev, send, sendto */
+	PTB_EV_POLL,           /* poll or select that waited for one readable stream */
+	PTB_EV_IO,             /* any other wait: accept, connect, fsync, epoll_wait, ... */
 	PTB_EV_KIND_COUNT
 };
+
+/* What a descriptor is (fstat), as an I/O event's outcome.  The stream of
+ * a pipe is its inode; of one end of a socket pair, the inode of the end
+ * that writes into it (so a write on one end and a read on the other name
+ * the same stream); 0 for anything else. */
+enum ptb_fd_kind {
+	PTB_FD_FILE = 0, PTB_FD_BLOCK, PTB_FD_CHAR, PTB_FD_PIPE, PTB_FD_SOCKET,
+	PTB_FD_PAIR,           /* one end of a socket pair made in this process */
+	PTB_FD_OTHER,
+	PTB_FD_KIND_COUNT
+};
+#define PTB_IO_FAILED 0x100    /* the call failed (EAGAIN, EINTR, ...): it moved nothing */
 
 /* Whether an event stands alone or opens or closes a call that waited. */
 enum ptb_ev_phase { PTB_PH_INSTANT = 0, PTB_PH_ENTER = 1, PTB_PH_LEAVE = 2 };

@@ -8,6 +8,7 @@
  * the trace written first (a shell sets SIG_DFL explicitly).
  */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -81,37 +82,65 @@ int sched_yield(void)
 	return real_fn();
 }
 
-/* A sleep: off-CPU for as long as it lasted. */
-#define SLEEP_AROUND(call) \
+/* A sleep: off-CPU for as long as it lasted, less the time its thread
+ * then waited for the PU (on the one PU of the recording, behind a
+ * sibling that held it when the sleep ended), read from schedstat for a
+ * sleep of 1 ms or more only (some microseconds) and carried in the
+ * leave event as microseconds + 1 (0: not read). */
+#define SLEEP_MIN_NS 1000000
+#define SLEEP_AROUND(ns, call) \
 	const void *site = PTB_SITE; \
 	ptb_tr_cpu(); \
+	uint64_t q0 = (ns) >= SLEEP_MIN_NS && ptb_tr_recording() ? ptb_tr_runq_ns() : UINT64_MAX; \
 	ptb_tr_event(PTB_EV_SLEEP, PTB_PH_ENTER, NULL, 0, 0, site); \
 	int rc = (call); \
-	ptb_tr_event(PTB_EV_SLEEP, PTB_PH_LEAVE, NULL, 0, 0, site); \
+	int errno_ = errno; \
+	uint64_t q1 = q0 == UINT64_MAX ? UINT64_MAX : ptb_tr_runq_ns(); \
+	uint64_t rq = q1 == UINT64_MAX || q1 < q0 ? 0 : (q1 - q0) / 1000 + 1; \
+	ptb_tr_event(PTB_EV_SLEEP, PTB_PH_LEAVE, NULL, rq > UINT32_MAX ? UINT32_MAX : (uint32_t)rq, \
+		     0, site); \
+	errno = errno_; \
 	return rc
+
+static uint64_t ns_of(const struct timespec *t)
+{
+	return t && t->tv_sec >= 0 ? (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec : 0;
+}
+
+/* How long a clock_nanosleep asks for (until an absolute time: from now). */
+static uint64_t asked_ns(clockid_t c, int flags, const struct timespec *req)
+{
+	struct timespec now;
+	if (!(flags & TIMER_ABSTIME))
+		return ns_of(req);
+	if (clock_gettime(c, &now))
+		return 0;
+	uint64_t a = ns_of(req), b = ns_of(&now);
+	return a > b ? a - b : 0;
+}
 
 int nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	PTB_REAL(int, "nanosleep", (const struct timespec *, struct timespec *));
-	SLEEP_AROUND(real_fn(req, rem));
+	SLEEP_AROUND(ns_of(req), real_fn(req, rem));
 }
 
 int clock_nanosleep(clockid_t c, int flags, const struct timespec *req, struct timespec *rem)
 {
 	PTB_REAL(int, "clock_nanosleep", (clockid_t, int, const struct timespec *, struct timespec *));
-	SLEEP_AROUND(real_fn(c, flags, req, rem));
+	SLEEP_AROUND(asked_ns(c, flags, req), real_fn(c, flags, req, rem));
 }
 
 int usleep(useconds_t us)
 {
 	PTB_REAL(int, "usleep", (useconds_t));
-	SLEEP_AROUND(real_fn(us));
+	SLEEP_AROUND((uint64_t)us * 1000, real_fn(us));
 }
 
 unsigned int sleep(unsigned int s)
 {
 	PTB_REAL(unsigned int, "sleep", (unsigned int));
-	SLEEP_AROUND((int)real_fn(s));
+	SLEEP_AROUND((uint64_t)s * 1000000000u, (int)real_fn(s));
 }
 
 void _exit(int status)

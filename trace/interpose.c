@@ -45,6 +45,7 @@ static _Atomic uint32_t next_tid;
 static __thread struct tbuf *mine;
 static __thread uint32_t my_tid;
 static __thread int exited;
+static __thread int in_event;
 static struct ptb_trace_header header;
 
 void *ptb_tr_real(const char *name)
@@ -61,6 +62,9 @@ static uint64_t now(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
+
+uint64_t ptb_tr_now(void) { return now(); }
+int ptb_tr_recording(void) { return mine && !atomic_load_explicit(&finished, memory_order_relaxed); }
 
 static void lock_file(void)
 {
@@ -86,7 +90,7 @@ static void put(const void *p, size_t n, uint64_t off)
 {
 	const char *c = p;
 	while (n) {
-		ssize_t w = pwrite(fd, c, n, (off_t)off);
+		ssize_t w = syscall(SYS_pwrite64, fd, c, n, (off_t)off);   /* not the interposed one */
 		if (w <= 0)
 			return;              /* the trailer will not match: the trace is refused */
 		c += w, n -= (size_t)w, off += (uint64_t)w;
@@ -179,11 +183,57 @@ void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t 
 		     int outcome, const void *site)
 {
 	struct tbuf *b = mine;
-	if (!b || atomic_load_explicit(&finished, memory_order_relaxed))
+	if (!b || in_event || atomic_load_explicit(&finished, memory_order_relaxed))
 		return;
+	in_event = 1;              /* a signal handler's write() in the middle records nothing */
 	if (header.sched != PTB_SCHED_FIFO && kind != PTB_EV_CPU && phase != PTB_PH_LEAVE)
 		append(b, t, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(), 0, 0, NULL);
 	append(b, t, kind, phase, obj, arg, outcome, site);
+	in_event = 0;
+}
+
+/* A call that waited from t0 to t1, and the thread's CPU clock now: the
+ * wait is the call's wall time less the CPU time it used (trace/ops.c
+ * splits it).  No reading before the call, under either policy: under the
+ * normal one the previous event carried one already. */
+void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t arg, int outcome,
+		 const void *site, uint64_t runq_ns)
+{
+	struct tbuf *b = mine;
+	if (!b || in_event || atomic_load_explicit(&finished, memory_order_relaxed))
+		return;
+	in_event = 1;
+	uint64_t us = runq_ns == UINT64_MAX ? 0 : runq_ns / 1000 + 1;
+	append(b, t0, kind, PTB_PH_ENTER, obj, 0, outcome, site);
+	append(b, t1, kind, PTB_PH_LEAVE, obj, arg, outcome, site);
+	append(b, t1, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(),
+	       us > UINT32_MAX ? UINT32_MAX : (uint32_t)us, 0, NULL);
+	in_event = 0;
+}
+
+/* The second figure of /proc/thread-self/schedstat: ns this thread has
+ * spent runnable but waiting for a CPU.  By syscall (no wrapper, no stdio:
+ * a signal handler's read may come here). */
+uint64_t ptb_tr_runq_ns(void)
+{
+	char buf[96];
+	int f = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return UINT64_MAX;
+	ssize_t n = syscall(SYS_read, f, buf, sizeof buf - 1);
+	syscall(SYS_close, f);
+	if (n <= 0)
+		return UINT64_MAX;
+	buf[n] = '\0';
+	const char *c = buf;
+	while (*c >= '0' && *c <= '9')
+		c++;
+	if (*c++ != ' ' || *c < '0' || *c > '9')
+		return UINT64_MAX;
+	uint64_t v = 0;
+	while (*c >= '0' && *c <= '9')
+		v = v * 10 + (uint64_t)(*c++ - '0');
+	return v;
 }
 
 /* After a call that may have let another thread go on: under SCHED_FIFO on
@@ -221,9 +271,9 @@ static void write_maps(void)
 	if (m < 0)
 		return;
 	ssize_t r;
-	while (len < sizeof text && (r = read(m, text + len, sizeof text - len)) > 0)
+	while (len < sizeof text && (r = syscall(SYS_read, m, text + len, sizeof text - len)) > 0)
 		len += (size_t)r;
-	close(m);
+	syscall(SYS_close, m);
 	write_chunk(PTB_TRACE_MAPS_TID, text, 0, (uint32_t)len);
 }
 
@@ -254,7 +304,7 @@ static void finish(int from_signal)
 	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, atomic_load(&nchunks),
 					atomic_load(&nevents), atomic_load(&sum) };
 	put(&tr, sizeof tr, atomic_load(&file_off));
-	close(fd);
+	syscall(SYS_close, fd);
 	unlock_file();
 }
 
@@ -335,7 +385,7 @@ static void child_after_fork(void)
 	ptb_tr_on = 0;                  /* the parent's trace is the parent's */
 	mine = NULL;
 	if (fd >= 0)
-		close(fd);
+		syscall(SYS_close, fd);
 	fd = -1;
 }
 

@@ -21,6 +21,17 @@ void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcom
 /* The same at a time taken earlier (CLOCK_MONOTONIC ns). */
 void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t arg,
 		     int outcome, const void *site);
+/* CLOCK_MONOTONIC ns; and whether this thread records now. */
+uint64_t ptb_tr_now(void);
+int ptb_tr_recording(void);
+/* A call that waited from t0 to t1: an enter/leave pair, then the
+ * thread's CPU time, whose event carries runq_ns (the part of the call
+ * the thread spent ready but waiting for the PU; UINT64_MAX: not known)
+ * as microseconds + 1 in its arg (0: not known). */
+void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t arg, int outcome,
+		 const void *site, uint64_t runq_ns);
+/* ns this thread has waited for a CPU since it began (UINT64_MAX: not known). */
+uint64_t ptb_tr_runq_ns(void);
 /* After a release of another thread: let it run (see interpose.c). */
 void ptb_tr_handoff(const void *site);
 /* The thread's CPU time as an event: called before a call that may block. */
@@ -37,6 +48,21 @@ uint32_t ptb_tr_seq_next(const void *obj);
 uint32_t ptb_tr_seq_peek(const void *obj);
 void ptb_tr_thread_map(uint64_t pthread_id, uint32_t tid);
 uint32_t ptb_tr_thread_lookup(uint64_t pthread_id);
+
+/* What descriptor fd is (trace/interpose-fd.c): (kind + 1) << 60 | inode;
+ * its kind (enum ptb_fd_kind); whether it is a pipe or a socket pair end;
+ * the stream a call of this kind (PTB_EV_READ, _WRITE) moves bytes
+ * through (0: not a channel).  ptb_tr_fd_new(fd): fd was just handed out,
+ * what was cached under it goes; returns fd. */
+uint64_t ptb_tr_fd_describe(int fd);
+int ptb_tr_fd_kind(uint64_t d);
+int ptb_tr_fd_channel(uint64_t d);
+uint64_t ptb_tr_fd_stream(uint64_t d, int kind);
+int ptb_tr_fd_new(int fd);
+/* Whether a call on fd has waited before (then the next one reads the
+ * thread's run-queue time first), and fd marked so. */
+int ptb_tr_fd_waited(uint64_t d);
+void ptb_tr_fd_mark_waited(int fd, uint64_t d);
 
 /* The calling thread ends (its CPU time and an exit event; once). */
 void ptb_tr_thread_exit(void);

@@ -19,6 +19,9 @@ struct pass {
 	uint32_t probes;         /* events since the last operation */
 	uint32_t probe_ns;
 	const struct ptb_tev *enter;
+	size_t io_op;            /* an I/O call whose wall time awaits its split, */
+	double io_wall;          /* and that wall time (io_op == SIZE_MAX: none), */
+	double io_runq;          /* and its time ready but waiting for the PU */
 };
 
 static int emit(struct pass *p, int kind, const struct ptb_tev *e, uint64_t arg)
@@ -31,14 +34,18 @@ static int emit(struct pass *p, int kind, const struct ptb_tev *e, uint64_t arg)
 			return -1;
 		th->op = o, th->cap = cap;
 	}
-	th->op[th->n++] = (struct ptb_op){ p->settled, p->pending, p->probes, e->obj, e->site,
-					   e->t, arg, (uint8_t)kind };
+	th->op[th->n++] = (struct ptb_op){ .burst = p->settled, .open = p->pending,
+					   .probes = p->probes, .obj = e->obj, .site = e->site,
+					   .t = e->t, .arg = arg, .kind = (uint8_t)kind };
 	p->pending = p->settled = 0, p->probes = 0;
 	return 0;
 }
 
 /* A CPU-clock reading closes a stretch: its bursts shrink to the CPU time
- * the thread really had (never grow: a call's own CPU time is not work). */
+ * the thread really had (never grow: a call's own CPU time is not work).
+ * After a long I/O call, what the stretch had beyond its bursts is the
+ * call's own CPU time; the rest of its wall time, less the time it spent
+ * ready but waiting for the PU, is its wait. */
 static void stretch(struct pass *p, uint64_t cpu, int last)
 {
 	double w = p->pending, got = cpu > p->last_cpu ? (double)(cpu - p->last_cpu) : 0;
@@ -49,6 +56,14 @@ static void stretch(struct pass *p, uint64_t cpu, int last)
 		p->th->untraced_ns += w - got;
 	for (size_t i = p->stretch_from; i < p->th->n; i++)
 		p->th->op[i].burst += p->th->op[i].open * r, p->th->op[i].open = 0;
+	if (p->io_op != SIZE_MAX) {      /* the call's CPU time: what the stretch had beyond */
+		struct ptb_op *op = &p->th->op[p->io_op];     /* the bursts (none at the end) */
+		double cpu = last || got <= w ? 0 : got - w < p->io_wall ? got - w : p->io_wall;
+		double wait = p->io_wall - cpu - p->io_runq;
+		op->burst += cpu;
+		op->wait = wait > 0 ? wait : 0;
+		p->io_op = SIZE_MAX, p->io_runq = 0;
+	}
 	p->settled += p->pending * r;
 	p->pending = 0;
 	p->stretch_from = p->th->n;
@@ -67,12 +82,35 @@ static void settle_thread(struct pass *p)
 	}
 }
 
+/* An I/O call: on a pipe or socket pair, a channel operation (the
+ * classification at the end may make it a delay); else a delay. */
+static int io_op_of(const struct ptb_tev *e)
+{
+	if (e->outcome & PTB_IO_FAILED && e->kind != PTB_EV_IO)
+		return -1;                       /* moved nothing: EAGAIN, EINTR */
+	int fd = e->outcome & 0xff, chan = fd == PTB_FD_PIPE || fd == PTB_FD_PAIR;
+	if (!chan || !e->obj || e->kind == PTB_EV_IO)
+		return PTB_OP_IO;
+	return e->kind == PTB_EV_READ ? PTB_OP_CH_READ : e->kind == PTB_EV_WRITE ? PTB_OP_CH_WRITE
+									    : PTB_OP_CH_POLL;
+}
+
+/* A sleep's length, less the time its thread then waited for the PU (the
+ * leave event's arg: microseconds + 1, 0 when not read). */
+static uint64_t sleep_ns(const struct ptb_tev *e, const struct ptb_tev *enter)
+{
+	uint64_t wall = enter ? e->t - enter->t : 0, runq = e->arg ? (uint64_t)(e->arg - 1) * 1000 : 0;
+	return wall > runq ? wall - runq : 0;
+}
+
 /* The operation a call stands for; -1 when it changes nothing (a failed
  * trylock, a yield, a once). */
 static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t *arg)
 {
 	int ok = e->outcome == PTB_OUT_OK;
 	*arg = e->arg;
+	if (e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO)
+		return io_op_of(e);
 	if (!ok && enter && e->kind != PTB_EV_JOIN) {          /* a timeout: time off-CPU */
 		*arg = e->t - enter->t;
 		return PTB_OP_DELAY;
@@ -95,7 +133,7 @@ static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t 
 	case PTB_EV_RD_LOCK:        return ok ? PTB_OP_RDLOCK : -1;
 	case PTB_EV_WR_LOCK:        return ok ? PTB_OP_WRLOCK : -1;
 	case PTB_EV_RW_UNLOCK:      return PTB_OP_RWUNLOCK;
-	case PTB_EV_SLEEP:          *arg = enter ? e->t - enter->t : 0; return PTB_OP_DELAY;
+	case PTB_EV_SLEEP:          *arg = sleep_ns(e, enter); return PTB_OP_DELAY;
 	default:                    return -1;
 	}
 }
@@ -109,11 +147,19 @@ static int one_event(struct pass *p, const struct ptb_tev *e)
 		p->last_end = e->t;
 		uint64_t arg;
 		int k = op_of(e, enter, &arg);
-		return k < 0 ? 0 : emit(p, k, enter ? enter : e, arg);
+		if (k < 0)
+			return 0;
+		if (emit(p, k, enter ? enter : e, arg))
+			return -1;
+		if (e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO && enter)   /* split at the */
+			p->io_op = p->th->n - 1, p->io_wall = (double)(e->t - enter->t); /* next reading */
+		return 0;
 	}
 	p->pending += (double)(e->t - p->last_end);
 	p->last_end = e->t;
 	if (e->kind == PTB_EV_CPU) {
+		if (p->io_op != SIZE_MAX && e->arg)      /* the call's time behind a sibling */
+			p->io_runq = (double)(e->arg - 1) * 1000;
 		stretch(p, e->obj, 0);
 		return 0;
 	}
@@ -130,6 +176,69 @@ static int one_event(struct pass *p, const struct ptb_tev *e)
 	return k < 0 ? 0 : emit(p, k, e, arg);
 }
 
+/* The channel operations of all threads, by stream. */
+struct chop { uint64_t obj; struct ptb_op *op; };
+
+static int by_stream(const void *a, const void *b)
+{
+	const struct chop *x = a, *y = b;
+	return x->obj < y->obj ? -1 : x->obj > y->obj;
+}
+
+/* One stream's operations [from, to): a channel between threads when they
+ * wrote to it and read no more than they wrote; else (a pipe to or from
+ * another process, or writes the trace did not see) its calls are delays
+ * of the time they waited. */
+static void classify_one(struct chop *c, size_t from, size_t to)
+{
+	uint64_t in = 0, out = 0;
+	for (size_t i = from; i < to; i++) {
+		if (c[i].op->kind == PTB_OP_CH_WRITE)
+			in += c[i].op->arg;
+		else if (c[i].op->kind == PTB_OP_CH_READ)
+			out += c[i].op->arg;
+	}
+	int channel = in > 0 && out <= in;
+	for (size_t i = from; i < to; i++) {
+		struct ptb_op *op = c[i].op;
+		if (!channel)
+			op->kind = PTB_OP_IO, op->arg = (uint64_t)op->wait;
+		else if (op->kind == PTB_OP_CH_READ && op->arg == 0)
+			op->total = in;          /* the end: once everything is written */
+	}
+}
+
+static int classify_streams(struct ptb_ops *o)
+{
+	size_t n = 0, k = 0;
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		for (size_t j = 0; j < o->th[i].n; j++) {
+			struct ptb_op *op = &o->th[i].op[j];
+			if (op->kind == PTB_OP_IO)       /* a delay of what it waited */
+				op->arg = (uint64_t)op->wait;
+			n += op->kind >= PTB_OP_CH_READ && op->kind <= PTB_OP_CH_POLL;
+		}
+	if (!n)
+		return 0;
+	struct chop *c = malloc(n * sizeof *c);
+	if (!c)
+		return -1;
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		for (size_t j = 0; j < o->th[i].n; j++) {
+			struct ptb_op *op = &o->th[i].op[j];
+			if (op->kind >= PTB_OP_CH_READ && op->kind <= PTB_OP_CH_POLL)
+				c[k++] = (struct chop){ op->obj, op };
+		}
+	qsort(c, n, sizeof *c, by_stream);
+	for (size_t from = 0, to; from < n; from = to) {
+		for (to = from + 1; to < n && c[to].obj == c[from].obj; to++)
+			;
+		classify_one(c, from, to);
+	}
+	free(c);
+	return 0;
+}
+
 int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o)
 {
 	memset(o, 0, sizeof *o);
@@ -139,7 +248,7 @@ int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o)
 	o->nthreads = t->nthreads;
 	for (uint32_t i = 0; i < t->nthreads; i++) {
 		const struct ptb_trace_thread *tt = &t->th[i];
-		struct pass p = { .th = &o->th[i], .probe_ns = t->h.probe_ns };
+		struct pass p = { .th = &o->th[i], .probe_ns = t->h.probe_ns, .io_op = SIZE_MAX };
 		if (tt->n)
 			p.last_end = tt->ev[0].t, o->th[i].start_t = tt->ev[0].t;
 		for (size_t k = 0; k < tt->n; k++)
@@ -157,6 +266,8 @@ int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o)
 		o->untraced_ns += o->th[i].untraced_ns;
 		o->probes += tt->n;
 	}
+	if (classify_streams(o))
+		return ptb_ops_free(o), -1;
 	return 0;
 }
 
@@ -177,12 +288,15 @@ double ptb_ops_untraced_share(const struct ptb_ops *o)
 	return off + cpu > 0 ? off / (off + cpu) : 0;
 }
 
+int ptb_op_is_delay(int kind) { return kind == PTB_OP_DELAY || kind == PTB_OP_IO; }
+
 const char *ptb_op_object_name(int kind)
 {
 	static const char *const names[PTB_OP_COUNT] = {
 		[PTB_OP_JOIN] = "join", [PTB_OP_LOCK] = "mutex", [PTB_OP_CWAIT] = "condition",
 		[PTB_OP_BAR_WAIT] = "barrier", [PTB_OP_SEM_WAIT] = "semaphore",
 		[PTB_OP_RDLOCK] = "rwlock", [PTB_OP_WRLOCK] = "rwlock", [PTB_OP_DELAY] = "sleep",
+		[PTB_OP_IO] = "I/O", [PTB_OP_CH_READ] = "channel", [PTB_OP_CH_POLL] = "channel",
 	};
 	return kind >= 0 && kind < PTB_OP_COUNT && names[kind] ? names[kind] : "object";
 }

@@ -23,6 +23,11 @@ enum ptb_op_kind {
 	PTB_OP_SEM_INIT, PTB_OP_SEM_WAIT, PTB_OP_SEM_POST,
 	PTB_OP_RDLOCK, PTB_OP_WRLOCK, PTB_OP_RWUNLOCK,
 	PTB_OP_DELAY,            /* off-CPU: a sleep, a wait that timed out */
+	PTB_OP_IO,               /* off-CPU: a wait on a file, device, terminal, or a
+				  * socket or pipe to another process (arg = ns) */
+	PTB_OP_CH_READ,          /* a pipe or socket pair between threads: obj = the */
+	PTB_OP_CH_WRITE,         /* stream, arg = bytes (a read of 0: end of stream) */
+	PTB_OP_CH_POLL,          /* waits until the stream holds unread bytes */
 	PTB_OP_COUNT
 };
 
@@ -32,7 +37,10 @@ struct ptb_op {
 	uint32_t probes;         /* while building: events in the burst */
 	uint64_t obj, site;
 	uint64_t t;              /* recorded time of the call, ns */
-	uint64_t arg;            /* thread, sequence, count, value, or delay ns */
+	uint64_t arg;            /* thread, sequence, count, value, delay ns, or bytes */
+	uint64_t total;          /* CH_READ of 0 bytes: the bytes ever written to the stream */
+	double wait;             /* I/O: the time the call waited, ns (CH_*: used if the
+				  * stream turns out not to be a channel) */
 	uint8_t kind;
 };
 
@@ -59,6 +67,10 @@ void ptb_ops_free(struct ptb_ops *o);
  * CPU outside traced calls.  A thread with under 1 % of the CPU time (one
  * that waits in sigwait all along) does not count: its wait delays no one. */
 double ptb_ops_untraced_share(const struct ptb_ops *o);
+/* Whether an operation of this kind is a delay of the thread's own (a
+ * sleep, a timed-out wait, I/O outside the process), not a wait for
+ * another thread. */
+int ptb_op_is_delay(int kind);
 /* "mutex", "condition", ...: what an operation waits on, for people. */
 const char *ptb_op_object_name(int kind);
 

@@ -55,10 +55,10 @@ static int check_header(const struct ptb_trace_header *h, const char *path, char
 		return FAIL("%s is not a ptbench trace", path);
 	if (h->endian != PTB_TRACE_ENDIAN)
 		return FAIL("%s was recorded on a machine of the other byte order", path);
-	if (h->version != PTB_TRACE_VERSION || h->header_size != sizeof *h ||
-	    h->event_size != sizeof(struct ptb_tev))
-		return FAIL("%s is a trace of format version %" PRIu32 ", this ptbench reads %d",
-			    path, h->version, PTB_TRACE_VERSION);
+	if (h->version < PTB_TRACE_VERSION_MIN || h->version > PTB_TRACE_VERSION ||
+	    h->header_size != sizeof *h || h->event_size != sizeof(struct ptb_tev))
+		return FAIL("%s is a trace of format version %" PRIu32 ", this ptbench reads %d to %d",
+			    path, h->version, PTB_TRACE_VERSION_MIN, PTB_TRACE_VERSION);
 	return 0;
 }
 
@@ -116,11 +116,12 @@ static int read_chunks(struct ptb_trace *t, const unsigned char *b, size_t end, 
 
 static int check_order(struct ptb_trace *t, const char *path, char *err, size_t errlen)
 {
+	int kinds = t->h.version == 1 ? PTB_EV_READ : PTB_EV_KIND_COUNT;   /* 1 had no I/O */
 	for (uint32_t i = 0; i < t->nthreads; i++) {
 		const struct ptb_trace_thread *th = &t->th[i];
 		for (size_t k = 0; k < th->n; k++) {
 			const struct ptb_tev *e = &th->ev[k];
-			if (e->kind == 0 || e->kind >= PTB_EV_KIND_COUNT || e->phase > PTB_PH_LEAVE ||
+			if (e->kind == 0 || e->kind >= kinds || e->phase > PTB_PH_LEAVE ||
 			    (k && e->t < th->ev[k - 1].t))
 				return FAIL("%s is damaged (thread %u, event %zu)", path, i, k);
 			if (e->t > t->end_t)

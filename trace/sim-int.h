@@ -27,6 +27,7 @@ struct sthread {
 	double blocked_at;
 	int blocked_on;      /* object index */
 	int next;            /* the next thread in the object's queue, -1 */
+	uint64_t need;       /* blocked on a channel: the bytes written it waits for */
 	int creator;
 	double born;
 	struct wake *w;
@@ -41,6 +42,7 @@ struct sobj {
 	int readers;
 	int64_t value;       /* semaphore value; barrier count */
 	int64_t arrived;
+	uint64_t written, claimed;   /* channel: bytes written; bytes claimed by reads */
 	uint64_t bcast;      /* highest broadcast sequence */
 	uint64_t *tok;       /* signals sent with no waiter, kept for late waiters, */
 	size_t tok0, ntok, captok;   /* ascending from tok[tok0] */

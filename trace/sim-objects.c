@@ -8,7 +8,7 @@
 
 #include "trace/sim-int.h"
 
-enum { C_MUTEX = 1, C_COND, C_BARRIER, C_SEM, C_RW, C_DELAY, C_JOIN };
+enum { C_MUTEX = 1, C_COND, C_BARRIER, C_SEM, C_RW, C_DELAY, C_JOIN, C_CHAN };
 
 static const signed char op_class[PTB_OP_COUNT] = {
 	[PTB_OP_JOIN] = C_JOIN,
@@ -17,7 +17,8 @@ static const signed char op_class[PTB_OP_COUNT] = {
 	[PTB_OP_BAR_INIT] = C_BARRIER, [PTB_OP_BAR_WAIT] = C_BARRIER,
 	[PTB_OP_SEM_INIT] = C_SEM, [PTB_OP_SEM_WAIT] = C_SEM, [PTB_OP_SEM_POST] = C_SEM,
 	[PTB_OP_RDLOCK] = C_RW, [PTB_OP_WRLOCK] = C_RW, [PTB_OP_RWUNLOCK] = C_RW,
-	[PTB_OP_DELAY] = C_DELAY,
+	[PTB_OP_DELAY] = C_DELAY, [PTB_OP_IO] = C_DELAY,
+	[PTB_OP_CH_READ] = C_CHAN, [PTB_OP_CH_WRITE] = C_CHAN, [PTB_OP_CH_POLL] = C_CHAN,
 };
 
 static size_t hash(uint64_t a, int c, size_t n)
@@ -205,6 +206,39 @@ static int rw_grant(struct sim *s, struct sobj *ob, int by)
 	return 0;
 }
 
+/* Bytes written to a channel: every waiter whose bytes are now there goes
+ * on (readers claimed theirs in the order they came). */
+static int chan_write(struct sim *s, struct sobj *ob, int by, uint64_t n)
+{
+	ob->written += n;
+	for (int prev = -1, t = ob->head; t >= 0;) {
+		int nx = s->th[t].next;
+		if (s->th[t].need <= ob->written) {
+			unlink_waiter(s, ob, prev, t);
+			if (ptb_sim_wake(s, t, by) < 0)
+				return -1;
+		} else {
+			prev = t;
+		}
+		t = nx;
+	}
+	return 0;
+}
+
+/* A read waits for the bytes it got in the recording (after those that
+ * earlier reads claimed), a read at the end for every byte ever written,
+ * a poll for one unread byte. */
+static int chan_wait(struct sim *s, struct sobj *ob, int o, int t, const struct ptb_op *op)
+{
+	uint64_t need = op->kind == PTB_OP_CH_POLL ? ob->claimed + 1
+		      : op->arg == 0 ? op->total : (ob->claimed += op->arg);
+	if (ob->written >= need)
+		return 0;
+	ptb_sim_enqueue(s, o, t);
+	s->th[t].need = need;
+	return 1;
+}
+
 static int mutex_release(struct sim *s, struct sobj *ob, int t)
 {
 	if (ob->owner == t && ob->depth > 1)
@@ -296,11 +330,20 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 		else if (ob->readers)
 			ob->readers--;
 		return rw_grant(s, ob, t);
+	case PTB_OP_IO:
+		if (op->arg == 0)                 /* it did not wait */
+			return 0;
+		/* fall through */
 	case PTB_OP_DELAY:
 		s->th[t].state = TS_DELAYED, s->th[t].until = s->now + (double)op->arg;
 		s->th[t].blocked_at = s->now, s->th[t].blocked_on = o;
-		ob->kind = PTB_OP_DELAY;
+		ob->kind = op->kind;
 		return 1;
+	case PTB_OP_CH_WRITE:
+		return chan_write(s, ob, t, op->arg);
+	case PTB_OP_CH_READ:
+	case PTB_OP_CH_POLL:
+		return chan_wait(s, ob, o, t, op);
 	}
 	return 0;
 }

@@ -46,7 +46,7 @@ void ptb_sim_advance(struct sim *s, int t)
  * another thread, released it): a lock changing hands, or a wake-up. */
 static double wake_cost(const struct sim *s, const struct sobj *ob, int t, int by)
 {
-	if (by < 0 || by == t || ob->kind == PTB_OP_DELAY)
+	if (by < 0 || by == t || ptb_op_is_delay(ob->kind))
 		return 0;
 	if (ob->kind == PTB_OP_LOCK || ob->kind == PTB_OP_RDLOCK || ob->kind == PTB_OP_WRLOCK)
 		return s->costs.handoff_ns;

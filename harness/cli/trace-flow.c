@@ -41,7 +41,7 @@ static void on_thread(void *ctx, int tid, double born, double ended)
 static void on_wait(void *ctx, int tid, double from, double to, int kind, uint64_t obj, int by)
 {
 	struct visit *v = ctx;
-	struct ptb_flow_off off = { from, to, kind == PTB_OP_DELAY ? -1 : by, kind == PTB_OP_DELAY };
+	struct ptb_flow_off off = { from, to, ptb_op_is_delay(kind) ? -1 : by, ptb_op_is_delay(kind) };
 	(void)obj;
 	if (ptb_flow_add_off(v->f, tid, &off))
 		v->failed = 1;

@@ -1,0 +1,282 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Programs that wait off the CPU, with exact answers, for the tests of
+ * record and predict (tests/trace-io.sh).  Each does fixed CPU work in
+ * units of WORK iterations and prints the CPU time of one unit
+ * ("work_ns N", the median), from which the test derives the wall time.
+ *
+ *   trace-io sleep THREADS WORK     each thread: work, sleep 50 ms, work
+ *   trace-io timer THREADS WORK     each thread: work, read a timer
+ *                                   descriptor that fires 50 ms later, work
+ *   trace-io behind 1 WORK          the main thread reads a timer that fires
+ *                                   in 30 ms while a sibling works W (more
+ *                                   than 30 ms on the one PU of a recording,
+ *                                   the read returns only when it is done),
+ *                                   then works W
+ *   trace-io nap 1 WORK             the same with a sleep of 30 ms, no timer
+ *   trace-io pipe COUNT WORK        a producer works and writes 4096 bytes
+ *                                   COUNT times; a consumer reads them and
+ *                                   works on each: a pipeline of two
+ *   trace-io pair COUNT WORK        the same through a socket pair, the
+ *                                   consumer polling before each read and
+ *                                   reading on to the end of the stream
+ *   trace-io pingpong COUNT WORK    two threads take turns through a pair
+ *                                   of pipes, working at each turn
+ *   trace-io futex COUNT WORK       the same through raw futexes, which no
+ *                                   interposer sees
+ *
+ * On N CPUs, with T threads and one unit taking W:  sleep and timer take
+ * 2 W max(1, T/N) + 50 ms; behind takes 1 + max(30, W) + W ms on
+ * one CPU and 1 + 30 + W on two or more (its first 1 ms: a read that
+ * shows the descriptor waits), nap max(30, W) + W and 30 + W; pipe and pair take 2 K W on one CPU and (K + 1) W on
+ * two or more; pingpong and futex take 2 K W whatever N.
+ */
+#define _GNU_SOURCE
+#include <linux/futex.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <poll.h>
+#include <sys/socket.h>
+#include <sys/syscall.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+#define MAXT 16
+#define MAXK 1024
+#define BLOCK 4096                    /* PIPE_BUF: written and read whole */
+
+static long work, count;
+static double unit_ns[MAXT * MAXK * 2];
+static _Atomic int nunits;
+static volatile double sink;
+
+static double cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* One unit of CPU work, its CPU time kept. */
+static void unit(void)
+{
+	double c = cpu_ns(), x = 1.0;
+	for (long i = 0; i < work; i++)
+		x = x * 1.0000001 + 1e-9;
+	sink = x;
+	int k = atomic_fetch_add(&nunits, 1);
+	if (k < MAXT * MAXK * 2)
+		unit_ns[k] = cpu_ns() - c;
+}
+
+static void full_read(int fd, void *buf, size_t n)
+{
+	for (ssize_t r; n; n -= (size_t)r, buf = (char *)buf + r)
+		if ((r = read(fd, buf, n)) <= 0)
+			exit(3);
+}
+
+static void full_write(int fd, const void *buf, size_t n)
+{
+	if (write(fd, buf, n) != (ssize_t)n)
+		exit(3);
+}
+
+/* --- sleep --------------------------------------------------------------- */
+static void *sleeper(void *arg)
+{
+	struct timespec d = { 0, 50 * 1000 * 1000 };
+	unit();
+	nanosleep(&d, NULL);
+	unit();
+	return arg;
+}
+
+/* --- timer: a wait on a descriptor the kernel answers 50 ms later ------- */
+static void *timer_client(void *arg)
+{
+	struct itimerspec in50 = { { 0, 0 }, { 0, 50 * 1000 * 1000 } };
+	uint64_t ticks;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	unit();
+	if (fd < 0 || timerfd_settime(fd, 0, &in50, NULL))
+		exit(3);
+	full_read(fd, &ticks, sizeof ticks);
+	close(fd);
+	unit();
+	return arg;
+}
+
+/* --- behind: a timer's answer that comes while a sibling holds the PU --- */
+static void *worker(void *arg)
+{
+	unit();
+	return arg;
+}
+
+static void behind(void)
+{
+	struct itimerspec in1 = { { 0, 0 }, { 0, 1000 * 1000 } };
+	struct itimerspec in30 = { { 0, 0 }, { 0, 30 * 1000 * 1000 } };
+	uint64_t ticks;
+	pthread_t t;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	if (fd < 0 || timerfd_settime(fd, 0, &in1, NULL))
+		exit(3);
+	full_read(fd, &ticks, sizeof ticks);
+	pthread_create(&t, NULL, worker, NULL);
+	if (timerfd_settime(fd, 0, &in30, NULL))
+		exit(3);
+	full_read(fd, &ticks, sizeof ticks);
+	unit();
+	pthread_join(t, NULL);
+	close(fd);
+}
+
+static void nap(void)
+{
+	struct timespec d = { 0, 30 * 1000 * 1000 };
+	pthread_t t;
+	pthread_create(&t, NULL, worker, NULL);
+	nanosleep(&d, NULL);
+	unit();
+	pthread_join(t, NULL);
+}
+
+/* --- pipe and pair: producer and consumer ------------------------------- */
+static int chan[2], polling;
+
+static void *producer(void *arg)
+{
+	static char block[BLOCK];
+	for (long k = 0; k < count; k++) {
+		unit();
+		full_write(chan[1], block, BLOCK);
+	}
+	close(chan[1]);
+	return arg;
+}
+
+static void *consumer(void *arg)
+{
+	static char block[BLOCK];
+	struct pollfd in = { chan[0], POLLIN, 0 };
+	for (long k = 0; k < count; k++) {
+		if (polling && poll(&in, 1, -1) != 1)
+			exit(3);
+		full_read(chan[0], block, BLOCK);
+		unit();
+	}
+	if (polling && read(chan[0], block, BLOCK) != 0)   /* the end: the producer closed */
+		exit(3);
+	return arg;
+}
+
+/* --- pingpong through pipes, and through raw futexes ------------------- */
+static int ping[2], pong[2];
+static _Atomic int turn;              /* futex: whose turn it is, 0 or 1 */
+
+static void futex_pass(int to)
+{
+	atomic_store(&turn, to);
+	syscall(SYS_futex, &turn, FUTEX_WAKE_PRIVATE, 1, NULL, NULL, 0);
+}
+
+static void futex_await(int me)
+{
+	int v;
+	while ((v = atomic_load(&turn)) != me)
+		syscall(SYS_futex, &turn, FUTEX_WAIT_PRIVATE, v, NULL, NULL, 0);
+}
+
+static void *partner(void *arg)
+{
+	int futex = arg != NULL;
+	char c;
+	for (long i = 0; i < count; i++) {
+		if (futex)
+			futex_await(1);
+		else
+			full_read(ping[0], &c, 1);
+		unit();
+		if (futex)
+			futex_pass(0);
+		else
+			full_write(pong[1], &c, 1);
+	}
+	return NULL;
+}
+
+static void pingpong(int futex)
+{
+	pthread_t t;
+	char c = 'x';
+	if (pipe(ping) || pipe(pong))
+		exit(1);
+	pthread_create(&t, NULL, partner, futex ? &t : NULL);
+	for (long i = 0; i < count; i++) {
+		unit();
+		if (futex) {
+			futex_pass(1);
+			futex_await(0);
+		} else {
+			full_write(ping[1], &c, 1);
+			full_read(pong[0], &c, 1);
+		}
+	}
+	pthread_join(t, NULL);
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4)
+		return fprintf(stderr, "usage: trace-io sleep|timer|behind|nap|pipe|pair|pingpong|futex N WORK\n"), 2;
+	long n = atol(argv[2]);
+	work = atol(argv[3]);
+	count = n;
+	pthread_t th[MAXT];
+	if (!strcmp(argv[1], "sleep") || !strcmp(argv[1], "timer")) {
+		if (n < 1 || n > MAXT)
+			return fprintf(stderr, "trace-io: 1-%d threads\n", MAXT), 2;
+		for (long i = 0; i < n; i++)
+			pthread_create(&th[i], NULL, argv[1][0] == 't' ? timer_client : sleeper, NULL);
+		for (long i = 0; i < n; i++)
+			pthread_join(th[i], NULL);
+	} else if (!strcmp(argv[1], "pipe") || !strcmp(argv[1], "pair")) {
+		polling = argv[1][1] == 'a';
+		if (n < 1 || n > MAXK)
+			return fprintf(stderr, "trace-io: 1-%d blocks\n", MAXK), 2;
+		if (polling ? socketpair(AF_UNIX, SOCK_STREAM, 0, chan) : pipe(chan))
+			return perror("trace-io"), 1;
+		pthread_create(&th[0], NULL, producer, NULL);
+		pthread_create(&th[1], NULL, consumer, NULL);
+		pthread_join(th[0], NULL);
+		pthread_join(th[1], NULL);
+	} else if (!strcmp(argv[1], "behind") || !strcmp(argv[1], "nap")) {
+		if (argv[1][0] == 'b')
+			behind();
+		else
+			nap();
+	} else if (!strcmp(argv[1], "pingpong") || !strcmp(argv[1], "futex")) {
+		if (n < 1 || n > MAXK)
+			return fprintf(stderr, "trace-io: 1-%d turns\n", MAXK), 2;
+		pingpong(argv[1][0] == 'f');
+	} else {
+		return fprintf(stderr, "trace-io: no mode '%s'\n", argv[1]), 2;
+	}
+	int k = atomic_load(&nunits);
+	qsort(unit_ns, (size_t)k, sizeof unit_ns[0], cmp);
+	printf("work_ns %.0f\n", unit_ns[k / 2]);
+	return 0;
+}

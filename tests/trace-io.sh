@@ -1,0 +1,117 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Waits off the CPU in `ptbench record` and `ptbench predict` (docs/design.md
+# "record and predict", blocking I/O): programs of tests/trace-io.c whose
+# wall time on N CPUs follows from their structure.  A sleep and a wait on
+# another process are delays kept on any number of CPUs, overlapped when
+# several threads wait at once (a sleep; a read of a timer descriptor), and
+# do not hold the time the waiter spent ready behind a sibling on the PU; a pipe between two threads is a channel,
+# whose reader waits for the writer's bytes in the replay, so that a
+# producer and a consumer make a pipeline (speed-up 2K/(K+1)), through a
+# pipe or a socket pair, and two
+# threads taking turns through pipes stay serial.  Within 5 %.
+. "$top_srcdir/tests/tap.sh"
+: "${TRACE_IO:=./tests/trace-io}"
+[ -x "$TRACE_IO" ] || skip_all "test program not built"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+preload_or_skip "$tmp"
+
+# within5 WHAT PREDICTED EXPECTED
+within5() {
+	awk -v p="$2" -v e="$3" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }'
+	rc=$?
+	check "$1: predicted $2 s, expected $3 s" test $rc -eq 0
+}
+
+# record MODE N WORK: the trace $tmp/MODE.trace, W (one unit's CPU ns)
+record() {
+	"$PTBENCH" record -o "$tmp/$1.trace" -- "$TRACE_IO" "$@" > "$tmp/$1.out" 2> "$tmp/$1.err"
+	rc=$?
+	check "record of trace-io $1: exit 0 (got $rc)" test $rc -eq 0
+	read -r _ W < "$tmp/$1.out"
+}
+
+# predicted TRACE CPUS [FIELD]: from the JSON output
+predicted() {
+	"$PTBENCH" predict "$1" --cpus "$2" --format json > "$tmp/p.json" &&
+		"$JGET" "$tmp/p.json" "${3:-predictions.0.wall_s}"
+}
+
+# --- two threads that work, wait 50 ms, work: 2 W max(1, 2/N) + 50 ms -----
+for mode in sleep timer; do
+	record $mode 2 4000000
+	if [ "$(predicted "$tmp/$mode.trace" 1 recorded.sched)" != fifo ]; then
+		# a first wait's length then holds any time behind other programs
+		skip "$mode: SCHED_FIFO was not permitted (a wait's end may have queued behind other load)"
+		continue
+	fi
+	for n in 1 2 4; do
+		exp=$(awk -v w="$W" -v n=$n 'BEGIN { f = 2 / n; if (f < 1) f = 1;
+			printf "%.6f", (2 * w * f + 50e6) * 1e-9 }')
+		within5 "$mode, $n CPUs (the two waits overlap)" \
+			"$(predicted "$tmp/$mode.trace" $n)" "$exp"
+	done
+done
+"$PTBENCH" predict "$tmp/timer.trace" --cpus 2 > "$tmp/timer.txt"
+check "the wait on the timer is named as I/O on the critical path" \
+	grep -q '^  I/O ' "$tmp/timer.txt"
+if [ "$(predicted "$tmp/timer.trace" 2 recorded.sched)" = fifo ]; then
+	check "  and is not left out as untraced" \
+		awk -v u="$(predicted "$tmp/timer.trace" 2 recorded.untraced_share)" 'BEGIN { exit !(u < 0.01) }'
+else
+	skip "untraced share: under the normal policy preemption counts as untraced"
+fi
+
+# --- a timer's answer at 30 ms that waits, on the one PU of the recording,
+# for a sibling working W: the wait is 30 ms, less the time the reader was
+# ready but behind the sibling (schedstat): 1 + 30 + W on 2 CPUs ----------
+# The same with a sleep of 30 ms (nap: no first read, so 0 + 30 + W).
+if [ -r /proc/thread-self/schedstat ]; then
+	for mode in behind nap; do
+		record $mode 1 24000000
+		f=1e6
+		[ $mode = nap ] && f=0
+		exp=$(awk -v w="$W" -v f=$f 'BEGIN { m = w > 30e6 ? w : 30e6; printf "%.6f", (f + m + w) * 1e-9 }')
+		within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$exp"
+		for n in 2 4; do
+			exp=$(awk -v w="$W" -v f=$f 'BEGIN { printf "%.6f", (f + 30e6 + w) * 1e-9 }')
+			within5 "$mode, $n CPUs (its time behind the sibling is not latency)" \
+				"$(predicted "$tmp/$mode.trace" $n)" "$exp"
+		done
+	done
+else
+	skip "a wait behind a sibling: no /proc/thread-self/schedstat on this kernel"
+fi
+
+# --- a producer and a consumer through a pipe, then a socket pair (the
+# consumer polling first, and reading to the end): K W + W on 2 CPUs ------
+K=30
+for mode in pipe pair; do
+	record $mode $K 1500000
+	exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", 2 * k * w * 1e-9 }')
+	within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$exp"
+	for n in 2 4; do
+		exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", (k + 1) * w * 1e-9 }')
+		within5 "$mode, $n CPUs (a pipeline of two)" "$(predicted "$tmp/$mode.trace" $n)" "$exp"
+	done
+done
+"$PTBENCH" predict "$tmp/pipe.trace" --cpus 2 --format json > "$tmp/pipe.json"
+check "  the consumer's reads are waits on a channel, on the critical path" \
+	grep -q '"object": "channel"' "$tmp/pipe.json"
+if [ "$(predicted "$tmp/pipe.trace" 2 recorded.sched)" = fifo ]; then
+	"$PTBENCH" predict "$tmp/pipe.trace" --check > /dev/null 2>&1
+	check "  and --check accepts it (its waits are traced)" test $? -eq 0
+else
+	skip "--check accepts the pipe: SCHED_FIFO was not permitted"
+fi
+
+# --- two threads taking turns through pipes: serial on any N -------------
+K=40
+record pingpong $K 800000
+exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", 2 * k * w * 1e-9 }')
+for n in 1 2 8; do
+	within5 "pingpong, $n CPUs (serial)" "$(predicted "$tmp/pingpong.trace" $n)" "$exp"
+done
+
+done_testing
