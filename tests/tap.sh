@@ -31,6 +31,20 @@ preload_or_skip() {
 	rm -f "$1/probe.trace" "$1/probe.err"
 }
 
+# within5 WHAT PREDICTED EXPECTED: a prediction within 5 % of its exact answer.
+within5() {
+	awk -v p="$2" -v e="$3" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }'
+	rc=$?
+	check "$1: predicted $2 s, expected $3 s" test $rc -eq 0
+}
+
+# predicted TRACE CPUS [FIELD]: a field of `predict`'s JSON (default the
+# predicted wall time), through the caller's folder $tmp.
+predicted() {
+	"$PTBENCH" predict "$1" --cpus "$2" --format json > "$tmp/p.json" &&
+		"$JGET" "$tmp/p.json" "${3:-predictions.0.wall_s}"
+}
+
 # plot_golden KIND DIR: the data and script `plot --script DIR` wrote for
 # KIND against tests/data/plot-KIND.dat and .gp; with PTB_REGEN set, they
 # become the golden files instead.

@@ -17,25 +17,12 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 preload_or_skip "$tmp"
 
-# within5 WHAT PREDICTED EXPECTED
-within5() {
-	awk -v p="$2" -v e="$3" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }'
-	rc=$?
-	check "$1: predicted $2 s, expected $3 s" test $rc -eq 0
-}
-
 # record MODE N WORK: the trace $tmp/MODE.trace, W (one unit's CPU ns)
 record() {
 	"$PTBENCH" record -o "$tmp/$1.trace" -- "$TRACE_IO" "$@" > "$tmp/$1.out" 2> "$tmp/$1.err"
 	rc=$?
 	check "record of trace-io $1: exit 0 (got $rc)" test $rc -eq 0
 	read -r _ W < "$tmp/$1.out"
-}
-
-# predicted TRACE CPUS [FIELD]: from the JSON output
-predicted() {
-	"$PTBENCH" predict "$1" --cpus "$2" --format json > "$tmp/p.json" &&
-		"$JGET" "$tmp/p.json" "${3:-predictions.0.wall_s}"
 }
 
 # --- two threads that work, wait 50 ms, work: 2 W max(1, 2/N) + 50 ms -----

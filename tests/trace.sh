@@ -14,19 +14,6 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 preload_or_skip "$tmp"
 
-# within5 WHAT PREDICTED EXPECTED
-within5() {
-	awk -v p="$2" -v e="$3" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }'
-	rc=$?
-	check "$1: predicted $2 s, expected $3 s" test $rc -eq 0
-}
-
-# predicted TRACE CPUS: the predicted wall time, from the JSON output
-predicted() {
-	"$PTBENCH" predict "$1" --cpus "$2" --format json > "$tmp/p.json" &&
-		"$JGET" "$tmp/p.json" predictions.0.wall_s
-}
-
 # --- phases: P * (serial + work * max(1, T/N)) ---------------------------
 T=4 P=8
 "$PTBENCH" record -o "$tmp/phases.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
