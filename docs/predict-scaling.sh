@@ -9,6 +9,9 @@
 # CPUs follows from their structure (tests/trace.sh), are recorded once
 # per round with 8 threads and run for real on 1, 2, 4 and 8 CPUs.
 #
+# Recordings ask for SCHED_FIFO as ptbench record does; a machine whose
+# cgroup has no real-time time refuses it even to root (the probe line says
+# fifo=no), and `echo $$ > /sys/fs/cgroup/cgroup.procs` first may permit it.
 # Real runs use the normal policy: the machine is meant to be quiet, and
 # SCHED_FIFO would be throttled past 0.95 s (see predict-validation.sh).
 # Whether taskset confines a program is probed first and printed: where it

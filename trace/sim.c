@@ -56,6 +56,7 @@ static double wake_cost(const struct sim *s, const struct sobj *ob, int t, int b
 int ptb_sim_wake(struct sim *s, int t, int by)
 {
 	struct sthread *th = &s->th[t];
+	th->deadline = 0;
 	double d = s->now - th->blocked_at, cost = 0;
 	if (th->blocked_on >= 0) {               /* not a thread's first start */
 		struct sobj *ob = &s->obj[th->blocked_on];
@@ -128,6 +129,8 @@ static int step(struct sim *s)
 				min_left = th->left, first = i;
 		} else if (th->state == TS_DELAYED && th->until < next_delay) {
 			next_delay = th->until;
+		} else if (th->state == TS_BLOCKED && th->deadline > 0 && th->deadline < next_delay) {
+			next_delay = th->deadline;
 		}
 	}
 	if (!runnable && next_delay == INFINITY) {
@@ -151,6 +154,10 @@ static int step(struct sim *s)
 			th->resume = 0;
 			ptb_sim_advance(s, i);
 		} else if (th->state == TS_DELAYED && th->until <= s->now) {
+			if (ptb_sim_wake(s, i, i))
+				return -1;
+		} else if (th->state == TS_BLOCKED && th->deadline > 0 && th->deadline <= s->now) {
+			ptb_sim_unlink(s, th->blocked_on, i);    /* its timeout, before any signal */
 			if (ptb_sim_wake(s, i, i))
 				return -1;
 		}
