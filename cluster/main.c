@@ -50,7 +50,7 @@ static void parse(struct ptb_cl *c, int argc, char **argv)
 {
 	*c = (struct ptb_cl){ .threads = 2, .level = MPI_THREAD_MULTIPLE, .rounds = 10,
 			      .episodes = 1000, .check_episodes = 300, .timeout_s = 60,
-			      .node_suite = true, .target_pct = 2 };
+			      .node_suite = true, .target_pct = 2, .node_gate = -1 };
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--as-nodes")) { c->as_nodes = true; continue; }
@@ -265,6 +265,7 @@ int main(int argc, char **argv)
 			ptb_cl_fail(&c, "%s", err);
 	}
 	inject_fault(&c);
+	ptb_cl_node_rounds(&c);
 	ptb_cl_rollcall(&c, "gathering the nodes");   /* a lost rank named, not waited on */
 	ptb_cl_node_suite_gather(&c);
 	ptb_cl_rollcall(&c, "clock synchronisation");

@@ -80,6 +80,8 @@ void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 	fflush(stderr);
 	if (c && c->rank == 0 && c->doc)
 		ptb_cl_save(c, "incomplete");
+	if (c)
+		ptb_cl_node_suite_abandon(c);
 	if (c && c->size > 0)
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	_exit(2);
@@ -158,8 +160,10 @@ static void *signal_watch(void *arg)
 	/* Rank 0 speaks for the job, in one line; the others end quietly: the
 	 * launcher names a rank it lost, and rank 0 or a watchdog names a rank
 	 * that stopped answering. */
-	if (c->rank != 0)
+	if (c->rank != 0) {
+		ptb_cl_node_suite_abandon(c);
 		_exit(2);
+	}
 	pthread_mutex_lock(&fail_lock);
 	fprintf(stderr, "ptbench-mpi: rank %d (%s): ended by %s from the launcher: another rank "
 		"died or the job was cancelled (the launcher's message names the rank)%s\n",
@@ -168,6 +172,7 @@ static void *signal_watch(void *arg)
 	fflush(stderr);
 	if (c->doc)
 		ptb_cl_save(c, "incomplete");
+	ptb_cl_node_suite_abandon(c);
 	_exit(2);
 }
 
