@@ -189,13 +189,40 @@ if [ -n "$flags" ]; then
 	verdict "a rank sent SIGTERM: exit 2 (got $rc), one line of ours, the file incomplete"
 fi
 
-# The per-node suite: ptbench run on each node before MPI_Init, gathered.
-mpi --as-nodes --node-args "-b yield --quick" --rounds 1 --episodes 5 --check-episodes 0 \
-	-o "$work/c.json" >"$work/out" 2>"$work/err"
+# The per-node suite: ptbench run on each node, started before MPI_Init,
+# its rounds started together on both nodes, its figures gathered.  Rank
+# 1's clock is made to run 200 ms ahead (the test hook): a round's start
+# on rank 0's clock must be turned into rank 1's by the offset the sync
+# found and back to CLOCK_MONOTONIC by the injection -- either alone would
+# start rank 1's suite 200 ms away from rank 0's, more than half a round.
+mkdir "$work/tmp"
+TMPDIR=$work/tmp PTB_MPI_INJECT_OFFSET_NS=200000000 mpi --as-nodes --node-args "-b yield --quick" \
+	--rounds 1 --episodes 5 --check-episodes 0 -o "$work/c.json" >"$work/out" 2>"$work/err"
 rc=$?
 [ "$rc" = 0 ] && [ "$(j node_rows.0.bench)" = yield ] && [ "$(j node_rows.0.per_node.#)" = 2 ] &&
 	[ -n "$(j node_rows.0.per_node.rank1.status)" ]
 verdict "--suite default: a node row for yield with both nodes (exit $rc)"
+check "... the suite's temporary files removed" [ -z "$(ls "$work/tmp")" ]
+# --quick: 3 trials, one per round.  Each round: both nodes' starts within
+# half the shorter node's round of each other, on the synchronised clocks,
+# and no node's round before the other's previous one ended (its gap after
+# the previous round's last end at least minus the clocks' bound).
+[ "$(j context.node_suite.rounds_together)" = true ] && [ "$(j context.node_suite.rounds.#)" = 3 ]
+verdict "the suite's 3 rounds recorded as started together"
+bad=; width=$(j context.node_suite.clock_width_ns)
+for k in 0 1 2; do
+	r=context.node_suite.rounds.$k
+	skew=$(j $r.start_skew_ns); a=$(j $r.lengths_ns.0); b=$(j $r.lengths_ns.1)
+	short=$a; [ "$b" -lt "$short" ] && short=$b
+	[ "$(j $r.nodes)" = 2 ] && [ $((2 * skew)) -lt "$short" ] || bad="$bad round $((k + 1)): skew $skew ns, lengths $a $b ns;"
+	if [ "$k" -gt 0 ]; then
+		gap=$(j $r.gap_ns)
+		[ "$gap" -ge $((-width)) ] || bad="$bad round $((k + 1)) starts $((-gap)) ns before the previous one's last end;"
+	fi
+done
+check "... each round's starts within half a round, none before the previous round ended${bad:+ (not:$bad)}" [ -z "$bad" ]
+"$PTBENCH" report "$work/c.json" >"$work/table"
+check "... and the table says so" grep -q "rounds started together on all nodes" "$work/table"
 if [ "$(j node_rows.0.per_node.rank0.status)" = na ]; then
 	skip "node row figures: yield is na here"
 else
