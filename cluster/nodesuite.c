@@ -10,11 +10,10 @@
  */
 #include "config.h"
 #include "cluster/cluster.h"
-#include "stats/stats.h"
+#include "record/cluster.h"
 
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -207,47 +206,6 @@ static char *node_figures(struct ptb_cl *c)
 	return s;
 }
 
-static double quantile(const double *sorted, int n, double q)
-{
-	double pos = q * (n - 1);
-	int lo = (int)floor(pos);
-	return lo + 1 < n ? sorted[lo] + (pos - lo) * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
-}
-
-/* median, p5, p95, spread (p95 - p5 in % of the median) and the nodes
- * more than 3 MAD from the median, over the nodes that gave a value. */
-static void summarise(json_t *row)
-{
-	json_t *per = json_object_get(row, "per_node"), *v, *outliers = json_array();
-	const char *node;
-	double x[4096], dev[4096];
-	int n = 0;
-	json_object_foreach(per, node, v)
-		if (n < 4096 && json_is_number(json_object_get(v, "value")))
-			x[n++] = json_number_value(json_object_get(v, "value"));
-	if (n == 0) {
-		json_decref(outliers);
-		return;
-	}
-	ptb_sort_doubles(x, n);
-	double med = quantile(x, n, 0.5);
-	for (int i = 0; i < n; i++)
-		dev[i] = fabs(x[i] - med);
-	ptb_sort_doubles(dev, n);
-	double mad = quantile(dev, n, 0.5);
-	json_object_foreach(per, node, v) {
-		json_t *val = json_object_get(v, "value");
-		if (json_is_number(val) && mad > 0 && fabs(json_number_value(val) - med) > 3 * mad)
-			json_array_append_new(outliers, json_string(node));
-	}
-	json_object_set_new(row, "median", json_real(med));
-	json_object_set_new(row, "p5", json_real(quantile(x, n, 0.05)));
-	json_object_set_new(row, "p95", json_real(quantile(x, n, 0.95)));
-	json_object_set_new(row, "spread_pct", json_real(med > 0 ? 100 * (quantile(x, n, 0.95) -
-		quantile(x, n, 0.05)) / med : 0));
-	json_object_set_new(row, "outliers", outliers);
-}
-
 static void merge(struct ptb_cl *c, json_t *rows, json_t *index, const char *node, json_t *figs)
 {
 	size_t i;
@@ -315,7 +273,7 @@ void ptb_cl_node_suite_gather(struct ptb_cl *c)
 	size_t i;
 	json_t *row;
 	json_array_foreach(rows, i, row)
-		summarise(row);
+		ptb_cluster_row_summary(row);
 	json_decref(index);
 	if (c->node_suite)
 		ptb_cl_set_node_rows(c, rows);
