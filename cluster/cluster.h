@@ -60,6 +60,13 @@ void ptb_cl_watch_disarm(void);
 /* Before MPI_Init: a thread that turns the launcher's SIGTERM (a rank
  * died) into one line, the file kept as incomplete (rank 0), and exit 2. */
 void ptb_cl_signals_start(struct ptb_cl *c);
+/* lifeline.c: every rank's TCP connection to rank 0, whose close without
+ * a word first names a rank that died (ptb_cl_fail on rank 0).  A rank
+ * that ends on purpose says bye first. */
+void ptb_cl_lifelines_open(struct ptb_cl *c);
+void ptb_cl_lifeline_bye(void);
+/* Rank 0: whether a death was found, waiting up to wait_ms for one. */
+bool ptb_cl_lifeline_death_pending(int wait_ms);
 /* Exit 2 on every rank when some rank is missing, naming it. */
 void ptb_cl_rollcall(struct ptb_cl *c, const char *phase);
 /* One line on stderr, the document kept as incomplete (rank 0), exit 2. */

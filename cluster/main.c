@@ -187,6 +187,7 @@ static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
 	if (c->size < 2)
 		ptb_cl_fail(c, "cluster needs at least 2 ranks, this job has %d", c->size);
 	ptb_cl_watch_start(c);
+	ptb_cl_lifelines_open(c);
 	ptb_cl_comms_open(c);
 }
 
@@ -283,6 +284,7 @@ int main(int argc, char **argv)
 		ptb_cl_table(stdout, c.doc);
 	}
 	ptb_cl_comms_close(&c);
+	ptb_cl_lifeline_bye();
 	ptb_cl_watch_arm("MPI_Finalize");
 	MPI_Finalize();
 	json_decref(c.doc);

@@ -69,6 +69,7 @@ static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 {
+	ptb_cl_lifeline_bye();   /* an end said, not a death */
 	/* One line, even when the watchdog and the main thread fail at once. */
 	pthread_mutex_lock(&fail_lock);
 	va_list ap;
@@ -161,9 +162,13 @@ static void *signal_watch(void *arg)
 	 * launcher names a rank it lost, and rank 0 or a watchdog names a rank
 	 * that stopped answering. */
 	if (c->rank != 0) {
+		ptb_cl_lifeline_bye();
 		ptb_cl_node_suite_abandon(c);
 		_exit(2);
 	}
+	/* A launcher ends the job after a rank died: that rank's lifeline has
+	 * closed by now, and rank 0's line names it rather than this one. */
+	ptb_cl_lifeline_death_pending(300);
 	pthread_mutex_lock(&fail_lock);
 	fprintf(stderr, "ptbench-mpi: rank %d (%s): ended by %s from the launcher: another rank "
 		"died or the job was cancelled (the launcher's message names the rank)%s\n",
