@@ -111,6 +111,10 @@ void ptb_cl_node_suite_abandon(struct ptb_cl *c);
  * context.node_suite (each round's start skew) on rank 0. */
 void ptb_cl_node_rounds(struct ptb_cl *c);
 
+/* launch.c: `ptbench-mpi launch LAUNCHER ARG...` (argv: the launcher's
+ * command): its exit status made 0 or 2. */
+int ptb_cl_launch(int argc, char **argv);
+
 /* doc.c: the file and its table. */
 void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows);
 /* Append a later round's clock offsets to context.clock.resyncs. */

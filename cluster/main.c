@@ -24,6 +24,7 @@ static const char usage[] =
 	"                 [--clock skampi|hierarchical] [-o FILE]\n"
 	"       ptbench-mpi report FILE\n"
 	"       ptbench-mpi merge FILE... -o OUT [--target PCT]\n"
+	"       ptbench-mpi launch LAUNCHER ARG...   (its status made 0 or 2)\n"
 	"       ptbench-mpi --help | --version\n";
 
 static void bad(const char *fmt, const char *arg)
@@ -243,8 +244,10 @@ int main(int argc, char **argv)
 		return report(argc, argv);
 	if (!strcmp(argv[1], "merge"))
 		return merge(argc, argv);
+	if (!strcmp(argv[1], "launch"))
+		return ptb_cl_launch(argc - 2, argv + 2);
 	if (strcmp(argv[1], "cluster") != 0)
-		bad("unknown command '%s' (cluster, report, merge)", argv[1]);
+		bad("unknown command '%s' (cluster, report, merge, launch)", argv[1]);
 	parse(&c, argc, argv);
 	const char *by = launcher();
 	if (!by)

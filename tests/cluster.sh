@@ -160,20 +160,27 @@ verdict "report of a ptbench/2 file: exit 2, one line"
 # and SIGKILL), not computing, so together they take the longest one's
 # time rather than the sum.  (--timeout 2 rather than 1: three jobs start
 # at once on a small machine, and a healthy rank must not miss a phase.)
-# fault NAME: in the background, its status, time and stderr in $work/NAME.*
+# fault NAME [launch]: in the background, its status, time and stderr in
+# $work/NAME.*; with launch, under `ptbench-mpi launch` (its file
+# $work/NAME-launch.*)
 fault() {
 	(
-		start=$(date +%s)
-		PTB_MPI_FAULT=$1 hybrid --as-nodes --rounds 1 --episodes 5 --timeout 2 \
-			-o "$work/$1.json" >/dev/null 2>"$work/$1.err"
-		echo "$? $(( $(date +%s) - start ))" >"$work/$1.rc"
+		start=$(date +%s) name=$1${2:+-$2}
+		# shellcheck disable=SC2086
+		PTB_MPI_FAULT=$1 timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
+			"$PTBENCH_MPI" cluster --threads 2 --suite hybrid --as-nodes --rounds 1 \
+			--episodes 5 --timeout 2 -o "$work/$name.json" >/dev/null 2>"$work/$name.err"
+		echo "$? $(( $(date +%s) - start ))" >"$work/$name.rc"
 	) &
 }
 # result NAME: rc, took and err of a fault's job
 result() { read -r rc took <"$work/$1.rc"; err=$work/$1.err; f=$work/$1.json; }
 fault hang:1
 fault die:1
-[ -z "$flags" ] || fault term:1
+if [ -n "$flags" ]; then
+	fault term:1
+	fault die:1 launch
+fi
 wait
 result hang:1
 [ "$rc" = 2 ] && [ "$took" -lt 20 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
@@ -184,16 +191,22 @@ result die:1
 [ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -qi 'rank 1[^0-9]' "$err"
 verdict "a rank that dies: the job ends (exit $rc) in ${took}s, the rank named"
 if [ -n "$flags" ]; then
-	# Open MPI's mpirun ends the others with SIGTERM and exits 137 itself;
-	# the surviving rank 0 says so in one line and keeps the file -- or,
-	# when the SIGTERM is slow to come (a loaded machine), its roll call
-	# names the rank first.  Either way one line of ours.
+	# Rank 1's lifeline to rank 0 closes without a word as it dies: rank 0
+	# names it and its host in one line and keeps the file, before Open
+	# MPI's mpirun, which exits 137 itself (the killed rank's signal), ends
+	# it with SIGTERM.
 	line=$(grep '^ptbench-mpi: ' "$err")
 	[ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
-		{ [ "${line#ptbench-mpi: rank 0 *ended by SIGTERM}" != "$line" ] ||
-		  [ "${line#ptbench-mpi: rank 1 did not answer}" != "$line" ]; }
-	verdict "... one line of ours, rank 0's ($line)"
+		[ "${line#ptbench-mpi: rank 1 (*) died}" != "$line" ]
+	verdict "... one line of ours, rank 0's, naming rank 1 and its host ($line)"
 	check "... the file kept, marked incomplete" [ "$("$JGET" "$f" status)" = incomplete ]
+	# The same under `ptbench-mpi launch`, which makes mpirun's 137 ours: 2.
+	result die:1-launch
+	line=$(grep '^ptbench-mpi: ' "$err")
+	[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
+		[ "${line#ptbench-mpi: rank 1 (*) died}" != "$line" ] &&
+		[ "$("$JGET" "$f" status)" = incomplete ]
+	verdict "ptbench-mpi launch, a rank that dies: exit 2 (got $rc), one line naming it, the file incomplete"
 	# What ptbench-mpi itself returns when the launcher ends it: 2, which
 	# mpirun passes on when no rank was killed by a signal.
 	result term:1
