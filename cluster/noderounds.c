@@ -13,7 +13,7 @@
  * after the previous round's last end.
  *
  * While its suite's round runs, a rank waits on the socket, not in MPI,
- * and between rounds it polls MPI with short sleeps rather than spinning:
+ * and between rounds it polls MPI with 0.5 ms sleeps rather than spinning:
  * either way it takes no CPU from a measurement on its node (or, with
  * --as-nodes, from another rank's on the same host).
  */
@@ -26,9 +26,20 @@
 #include <unistd.h>
 
 #define GATE_TAG 7702
+/* A waiting rank tests MPI this often: MPI_Ibcast progresses only when
+ * tested, so a broadcast down a tree of p ranks takes up to log2 p polls. */
+#define POLL_NS 500000
+
 /* How far ahead rank 0 names a round's start: its word must reach every
- * rank, and every rank's suite, before then (on a loaded host too). */
-#define START_AHEAD_NS 10000000
+ * rank, and every rank's suite, before then (on a loaded host too): 10 ms
+ * and a poll per level of the broadcast's tree. */
+static int64_t start_ahead_ns(int size)
+{
+	int levels = 0;
+	while ((1 << levels) < size && levels < 30)
+		levels++;
+	return 10000000 + (int64_t)levels * POLL_NS;
+}
 
 struct node_rounds {
 	int64_t *start, *end;   /* per round, this rank's clock made rank 0's; 0: none */
@@ -97,7 +108,7 @@ static void await_suite(struct ptb_cl *c, struct node_rounds *nr)
 
 static void wait_polled(MPI_Request *req)
 {
-	struct timespec nap = { 0, 100000 };
+	struct timespec nap = { 0, POLL_NS };
 	for (int done = 0;;) {
 		MPI_Test(req, &done, MPI_STATUS_IGNORE);
 		if (done)
@@ -116,7 +127,7 @@ static void collect(struct ptb_cl *c, int round, int64_t (*state)[2])
 		ptb_cl_fail(c, "rank 0 (%s): out of memory", c->host);
 	for (int r = 1; r < c->size; r++)
 		MPI_Irecv(state[r], 2, MPI_INT64_T, r, GATE_TAG, MPI_COMM_WORLD, &req[r - 1]);
-	struct timespec nap = { 0, 100000 };
+	struct timespec nap = { 0, POLL_NS };
 	int64_t end = ptb_cl_now(c) + (int64_t)(c->timeout_s * 0.8e9);
 	while (left > 0 && ptb_cl_now(c) < end) {
 		int idx, flag;
@@ -160,7 +171,7 @@ static bool meet(struct ptb_cl *c, struct node_rounds *nr, int round, int64_t *s
 		}
 		free(state);
 		answer[0] = any && !failed;
-		answer[1] = ptb_cl_now(c) + START_AHEAD_NS;   /* rank 0's offset is 0 */
+		answer[1] = ptb_cl_now(c) + start_ahead_ns(c->size);   /* rank 0's offset is 0 */
 	} else {
 		ptb_cl_watch_arm(phase);
 		MPI_Send(mine, 2, MPI_INT64_T, 0, GATE_TAG, MPI_COMM_WORLD);
@@ -175,7 +186,7 @@ static bool meet(struct ptb_cl *c, struct node_rounds *nr, int round, int64_t *s
 }
 
 /* Rank 0: context.node_suite from every rank's rounds, on its clock. */
-static json_t *rounds_record(const int64_t *all, int size, int rounds, json_t *clock)
+static json_t *rounds_record(const int64_t *all, int size, int rounds, const json_t *clock)
 {
 	json_t *list = json_array(), *o;
 	size_t i;
@@ -213,7 +224,7 @@ static json_t *rounds_record(const int64_t *all, int size, int rounds, json_t *c
 		prev_end = latest_end;
 	}
 	return json_pack("{s:b,s:I,s:I,s:o}", "rounds_together", 1, "start_ahead_ns",
-			 (json_int_t)START_AHEAD_NS, "clock_width_ns", (json_int_t)width, "rounds",
+			 (json_int_t)start_ahead_ns(size), "clock_width_ns", (json_int_t)width, "rounds",
 			 list);
 }
 
