@@ -135,30 +135,11 @@ check "... rank 3's injected $((3 * inject)) ns found as $off ns, within its bou
 check "... and the check across 4 ranks: 0 violations" \
 	[ "$(rec hybrid.barrier.check funneled violations)" = 0 ]
 
-hybrid --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
-rc=$?
-[ "$rc" = 2 ] &&
-	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && grep -q "cannot write '/nonexistent-dir" "$work/err"
-verdict "an output it cannot write: exit 2 before measuring, one line"
-if mknod "$work/cdev" c 1 3 2>/dev/null; then
-	# (mpirun's second of grace before SIGKILL is not needed: no file)
-	OMPI_MCA_odls_base_sigkill_timeout=0 hybrid --as-nodes -o "$work/cdev" >/dev/null 2>"$work/err"
-	rc=$?
-	[ "$rc" = 2 ] &&
-		[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && [ -c "$work/cdev" ]
-	verdict "-o a character device: exit 2, one line, the node kept"
-fi
-
-"$PTBENCH_MPI" report "$TESTDATA/run-golden.json" >/dev/null 2>"$work/err"
-rc=$?
-[ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
-	grep -q 'not a ptbench-cluster/1 file' "$work/err"
-verdict "report of a ptbench/2 file: exit 2, one line"
-
 # The faults, each its own job, run at once: they spend their time
 # waiting (a roll call's time-out, the launcher's second between SIGTERM
 # and SIGKILL), not computing, so together they take the longest one's
-# time rather than the sum.  (--timeout 2 rather than 1: three jobs start
+# time rather than the sum, and the jobs that end at once on bad input
+# run meanwhile.  (--timeout 2 rather than 1: four jobs start
 # at once on a small machine, and a healthy rank must not miss a phase.)
 # fault NAME [launch]: in the background, its status, time and stderr in
 # $work/NAME.*; with launch, under `ptbench-mpi launch` (its file
@@ -181,6 +162,43 @@ if [ -n "$flags" ]; then
 	fault term:1
 	fault die:1 launch
 fi
+# Meanwhile, while they wait, the jobs that fail at once (bad input: they
+# take their start-up's CPU, one at a time).
+hybrid --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 2 ] &&
+	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && grep -q "cannot write '/nonexistent-dir" "$work/err"
+verdict "an output it cannot write: exit 2 before measuring, one line"
+if mknod "$work/cdev" c 1 3 2>/dev/null; then
+	# (mpirun's second of grace before SIGKILL is not needed: no file)
+	OMPI_MCA_odls_base_sigkill_timeout=0 hybrid --as-nodes -o "$work/cdev" >/dev/null 2>"$work/err"
+	rc=$?
+	[ "$rc" = 2 ] &&
+		[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] && [ -c "$work/cdev" ]
+	verdict "-o a character device: exit 2, one line, the node kept"
+fi
+
+"$PTBENCH_MPI" report "$TESTDATA/run-golden.json" >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+	grep -q 'not a ptbench-cluster/1 file' "$work/err"
+verdict "report of a ptbench/2 file: exit 2, one line"
+
+mpi --as-nodes --node-args "-b nosuch" -o "$work/c.json" >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q '^ptbench-mpi: rank 0 (rank0): ptbench run failed on this node: ptbench: ' "$work/err"
+verdict "a node whose suite fails: exit 2, the rank and ptbench's reason named"
+
+env -u OMPI_COMM_WORLD_SIZE -u PMI_RANK -u PMIX_RANK -u SLURM_STEP_ID \
+	"$PTBENCH_MPI" cluster >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
+	grep -q 'not started by an MPI launcher' "$work/err"
+verdict "no launcher: exit 2 and one line"
+hybrid --rounds 1 --episodes 5 >/dev/null 2>"$work/err"
+rc=$?
+[ "$rc" = 2 ] && grep -q '^ptbench-mpi: ranks 0 and 1 share host' "$work/err"
+verdict "two ranks on one host without --as-nodes: exit 2, naming the host"
 wait
 result hang:1
 [ "$rc" = 2 ] && [ "$took" -lt 20 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
@@ -262,19 +280,4 @@ grep -q '^per_node,Benchmark,Parameters,rank0,rank1,Median,' "$work/table" &&
 verdict "... and ptbench table shows a column per node and the cross-node rows"
 cmd=$(j context.nodes.1.context.command)
 check "... the node's context from its suite's file ($cmd)" [ "${cmd#ptbench run -b yield }" != "$cmd" ]
-mpi --as-nodes --node-args "-b nosuch" -o "$work/c.json" >/dev/null 2>"$work/err"
-rc=$?
-[ "$rc" = 2 ] && grep -q '^ptbench-mpi: rank 0 (rank0): ptbench run failed on this node: ptbench: ' "$work/err"
-verdict "a node whose suite fails: exit 2, the rank and ptbench's reason named"
-
-env -u OMPI_COMM_WORLD_SIZE -u PMI_RANK -u PMIX_RANK -u SLURM_STEP_ID \
-	"$PTBENCH_MPI" cluster >/dev/null 2>"$work/err"
-rc=$?
-[ "$rc" = 2 ] && [ "$(wc -l <"$work/err")" = 1 ] &&
-	grep -q 'not started by an MPI launcher' "$work/err"
-verdict "no launcher: exit 2 and one line"
-hybrid --rounds 1 --episodes 5 >/dev/null 2>"$work/err"
-rc=$?
-[ "$rc" = 2 ] && grep -q '^ptbench-mpi: ranks 0 and 1 share host' "$work/err"
-verdict "two ranks on one host without --as-nodes: exit 2, naming the host"
 done_testing
