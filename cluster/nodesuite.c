@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --suite default: each node measures ptbench's own suite, as ptbench
- * does on one machine, in processes that never touch MPI: the rank runs
- * `ptbench run` to its end before MPI_Init (which starts threads of its
- * own and clears glibc's single-threaded flag), and only afterwards joins
- * the job.  Rank 0 gathers every node's figures -- never its samples --
- * into node_rows: per point the value on each node, their median, p5, p95
- * and spread, and the nodes more than 3 MAD from the median.
+ * does on one machine, in processes that never touch MPI: the rank starts
+ * `ptbench run` before MPI_Init (which starts threads of its own and
+ * clears glibc's single-threaded flag), and its rounds are then started
+ * together with the other nodes' (noderounds.c).  Rank 0 gathers every
+ * node's figures -- never its samples -- into node_rows: per point the
+ * value on each node, their median, p5, p95 and spread, and the nodes more
+ * than 3 MAD from the median (record/cluster-rows.c).
  */
 #include "config.h"
 #include "cluster/cluster.h"
