@@ -72,13 +72,18 @@ void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 	ptb_cl_lifeline_bye();   /* an end said, not a death */
 	/* One line, even when the watchdog and the main thread fail at once. */
 	pthread_mutex_lock(&fail_lock);
+	/* in one write: the launcher forwards each write as it comes, and its
+	 * own message (printed as a rank dies) must not split the line */
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("ptbench-mpi: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	int n = snprintf(line, sizeof line, "ptbench-mpi: ");
+	n += vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
 	va_end(ap);
-	fflush(stderr);
+	n = n < (int)sizeof line - 1 ? n : (int)sizeof line - 2;
+	line[n++] = '\n';
+	if (write(2, line, (size_t)n) < 0)
+		_exit(2);
 	if (c && c->rank == 0 && c->doc)
 		ptb_cl_save(c, "incomplete");
 	if (c)
