@@ -84,8 +84,16 @@ json_t *ptb_cl_clock_sync(struct ptb_cl *c);
  * the points' records, from all rounds' trials, to the document. */
 #define PTB_CL_HYBRID_POINTS 4
 #define PTB_CL_PINGPONG_POINTS(threads) (2 * (threads))
-void ptb_cl_hybrid_round(struct ptb_cl *c, int r, double *trials);
-void ptb_cl_hybrid_points(struct ptb_cl *c, const double *trials);
+/* A barrier trial's exit skew (rank 0): the median over its episodes of
+ * the latest rank's exit less the earliest's, on rank 0's clock, and the
+ * widest clock bound of the ranks, which it is good to. */
+struct ptb_cl_skew { int64_t median_ns, bound_ns; };
+/* At most this many episodes of a trial are stamped (every stride-th one
+ * beyond), so that --episodes never grows the stamps past 512 KB a rank. */
+#define PTB_CL_SKEW_STAMPS 65536
+void ptb_cl_hybrid_round(struct ptb_cl *c, int r, double *trials, struct ptb_cl_skew *skews);
+void ptb_cl_hybrid_points(struct ptb_cl *c, const double *trials,
+			  const struct ptb_cl_skew *skews);
 void ptb_cl_hybrid_check(struct ptb_cl *c);
 void ptb_cl_pingpong_round(struct ptb_cl *c, int r, double *trials);
 void ptb_cl_pingpong_points(struct ptb_cl *c, const double *trials);
@@ -134,6 +142,10 @@ void ptb_cl_table(FILE *out, const json_t *doc);
 /* A result record of a point from its trials (ns per unit), or na. */
 json_t *ptb_cl_point(const char *bench, json_t *params, const char *per,
 		     const double *trials, int n, double target_pct);
+/* The same with each trial's exit skew and its bound (hybrid.barrier). */
+json_t *ptb_cl_point_skew(const char *bench, json_t *params, const char *per,
+			  const double *trials, const struct ptb_cl_skew *skews, int n,
+			  double target_pct);
 json_t *ptb_cl_point_na(const char *bench, json_t *params, const char *reason);
 
 #endif

@@ -107,6 +107,19 @@ json_t *ptb_cl_point(const char *bench, json_t *params, const char *per,
 	return rec ? rec : ptb_cl_point_na(bench, json_object(), "out of memory");
 }
 
+json_t *ptb_cl_point_skew(const char *bench, json_t *params, const char *per,
+			  const double *trials, const struct ptb_cl_skew *skews, int n,
+			  double target_pct)
+{
+	json_t *tr = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(tr, json_pack("{s:f,s:i,s:I,s:I}", "estimate", trials[i],
+			"round", i + 1, "exit_skew_ns", (json_int_t)skews[i].median_ns,
+			"exit_skew_bound_ns", (json_int_t)skews[i].bound_ns));
+	json_t *rec = ptb_cluster_point(bench, params, per, tr, target_pct);
+	return rec ? rec : ptb_cl_point_na(bench, json_object(), "out of memory");
+}
+
 json_t *ptb_cl_point_na(const char *bench, json_t *params, const char *reason)
 {
 	return json_pack("{s:s,s:o,s:s,s:s}", "bench", bench, "params", params, "status", "na",

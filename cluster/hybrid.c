@@ -14,7 +14,12 @@
  *   none      (the control of the check only) the local meeting alone.
  *
  * The time of an episode is the slowest rank's: each rank times its
- * episodes from a common start, and rank 0 keeps the maximum.
+ * episodes from a common start, and rank 0 keeps the maximum.  The exit
+ * skew of the timed episodes: thread 0 of each rank reads the clock once
+ * as it leaves an episode (one read per rank per episode, every stride-th
+ * episode beyond PTB_CL_SKEW_STAMPS), the stamps are put on rank 0's clock
+ * by the rank's offset after the timing, and rank 0 takes, per episode,
+ * the latest rank's exit less the earliest's (MPI_Reduce MAX and MIN).
  */
 #include "config.h"
 #include "cluster/cluster.h"
@@ -35,6 +40,8 @@ struct episodes {
 	int n;                    /* episodes */
 	int delay_us;             /* before each entry (the check's odd ranks) */
 	int64_t *entry, *leave;   /* [episode][thread], or NULL */
+	int64_t *exits;           /* thread 0's exit of every stride-th episode, or NULL */
+	int stride;
 	int64_t elapsed_ns;       /* thread 0: from the common start to the end */
 };
 
@@ -63,6 +70,8 @@ static void episode_thread(void *arg, int i)
 		}
 		if (e->leave)
 			e->leave[k * T + i] = ptb_cl_now(c);
+		if (e->exits && i == 0 && k % e->stride == 0)
+			e->exits[k / e->stride] = ptb_cl_now(c);
 	}
 	if (i == 0)
 		e->elapsed_ns = ptb_cl_now(c) - t0;
@@ -87,41 +96,78 @@ static const char *needs_multiple(const struct ptb_cl *c, enum style s)
 		? "needs MPI_THREAD_MULTIPLE; the library provided less (--thread-level)" : NULL;
 }
 
-/* One trial of each point, into trials[(style * 2 + local) * rounds + r]. */
-void ptb_cl_hybrid_round(struct ptb_cl *c, int r, double *trials)
+static int cmp_i64(const void *a, const void *b)
 {
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
+/* The trial's exit skew: each rank's stamps on rank 0's clock, their
+ * latest less their earliest per episode, the median over the episodes
+ * (rank 0; -1 elsewhere), and the widest clock bound, which the skew is
+ * good to (each offset is off by at most half its rank's bound). */
+static void exit_skew(struct ptb_cl *c, struct episodes *e, int m, struct ptb_cl_skew *out)
+{
+	int64_t *hi = c->rank == 0 ? calloc((size_t)m, sizeof *hi) : NULL;
+	int64_t *lo = c->rank == 0 ? calloc((size_t)m, sizeof *lo) : NULL;
+	if (c->rank == 0 && (!hi || !lo))
+		ptb_cl_fail(c, "rank %d (%s): out of memory", c->rank, c->host);
+	for (int k = 0; k < m; k++)
+		e->exits[k] -= c->offset_ns;
+	MPI_Reduce(e->exits, hi, m, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	MPI_Reduce(e->exits, lo, m, MPI_INT64_T, MPI_MIN, 0, MPI_COMM_WORLD);
+	MPI_Reduce(&c->width_ns, &out->bound_ns, 1, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+	out->median_ns = -1;
+	if (c->rank == 0) {
+		for (int k = 0; k < m; k++)
+			hi[k] -= lo[k];
+		qsort(hi, (size_t)m, sizeof *hi, cmp_i64);
+		out->median_ns = hi[m / 2];
+	}
+	free(hi);
+	free(lo);
+}
+
+/* One trial of each point, into trials[(style * 2 + local) * rounds + r]
+ * and its exit skew into skews[] at the same place. */
+void ptb_cl_hybrid_round(struct ptb_cl *c, int r, double *trials, struct ptb_cl_skew *skews)
+{
+	int stride = (c->episodes + PTB_CL_SKEW_STAMPS - 1) / PTB_CL_SKEW_STAMPS;
+	int m = (c->episodes + stride - 1) / stride;
+	int64_t *exits = calloc((size_t)m, sizeof *exits);
+	if (!exits)
+		ptb_cl_fail(c, "rank %d (%s): out of memory", c->rank, c->host);
 	for (int s = 0; s < 2; s++)
 		for (int l = 0; l < 2; l++) {
 			if (needs_multiple(c, s))
 				continue;
 			ptb_cl_rollcall(c, "hybrid.barrier");
 			ptb_cl_watch_arm("hybrid.barrier");
-			struct episodes e = { .c = c, .style = s, .n = c->episodes };
+			struct episodes e = { .c = c, .style = s, .n = c->episodes, .exits = exits,
+					      .stride = stride };
 			run_episodes(&e, l);
 			double per = (double)e.elapsed_ns / e.n, slowest = 0;
 			MPI_Reduce(&per, &slowest, 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+			exit_skew(c, &e, m, &skews[(s * 2 + l) * c->rounds + r]);
 			ptb_cl_watch_disarm();
 			trials[(s * 2 + l) * c->rounds + r] = slowest;
 		}
+	free(exits);
 }
 
-void ptb_cl_hybrid_points(struct ptb_cl *c, const double *trials)
+void ptb_cl_hybrid_points(struct ptb_cl *c, const double *trials,
+			  const struct ptb_cl_skew *skews)
 {
 	for (int s = 0; s < 2 && c->rank == 0; s++)
 		for (int l = 0; l < 2; l++) {
 			const char *why = needs_multiple(c, s);
 			json_t *p = params(s, l, c->threads);
+			int at = (s * 2 + l) * c->rounds;
 			ptb_cl_add(c, why ? ptb_cl_point_na("hybrid.barrier", p, why)
-				       : ptb_cl_point("hybrid.barrier", p, "episode",
-						      trials + (s * 2 + l) * c->rounds, c->rounds,
-						      c->target_pct));
+				       : ptb_cl_point_skew("hybrid.barrier", p, "episode",
+							   trials + at, skews + at, c->rounds,
+							   c->target_pct));
 		}
-}
-
-static int cmp_i64(const void *a, const void *b)
-{
-	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
-	return (x > y) - (x < y);
 }
 
 /* One style's check: every thread stamps its entry and its exit on the

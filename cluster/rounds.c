@@ -36,8 +36,9 @@ void ptb_cl_rounds(struct ptb_cl *c)
 {
 	size_t n = (size_t)c->rounds;
 	double *hb = calloc(n * PTB_CL_HYBRID_POINTS, sizeof *hb);
+	struct ptb_cl_skew *skew = calloc(n * PTB_CL_HYBRID_POINTS, sizeof *skew);
 	double *pp = calloc(n * PTB_CL_PINGPONG_POINTS(c->threads), sizeof *pp);
-	if (!hb || !pp)
+	if (!hb || !skew || !pp)
 		ptb_cl_fail(c, "rank %d (%s): out of memory", c->rank, c->host);
 	for (int r = 0; r < c->rounds; r++) {
 		if (r > 0) {
@@ -48,11 +49,12 @@ void ptb_cl_rounds(struct ptb_cl *c)
 			if (c->rank == 0)
 				ptb_cl_add_resync(c, r + 1, clock);
 		}
-		ptb_cl_hybrid_round(c, r, hb);
+		ptb_cl_hybrid_round(c, r, hb, skew);
 		ptb_cl_pingpong_round(c, r, pp);
 	}
-	ptb_cl_hybrid_points(c, hb);
+	ptb_cl_hybrid_points(c, hb, skew);
 	ptb_cl_pingpong_points(c, pp);
 	free(hb);
+	free(skew);
 	free(pp);
 }

@@ -39,11 +39,34 @@ grep -q '^hybrid.barrier  *style=funneled local=pthread threads=2  *9.00 ' "$wor
 	grep -q '^mpi.pingpong  *style=funneled pairs=1  *0.600 ' "$work/t"
 verdict "... and the cross-node rows hybrid.barrier and mpi.pingpong"
 grep -q 'style=multiple local=spin threads=2  *48.0 \*' "$work/t" &&
-	grep -q '^\[2\] under funneled only the main thread calls MPI: one pair$' "$work/t"
+	grep -q '^\[[0-9]*\] under funneled only the main thread calls MPI: one pair$' "$work/t"
 verdict "... an unstable point marked, a point without a figure N/A with its reason"
 grep -q 'style=none local=pthread threads=2  *control  *300  *300' "$work/t" &&
 	grep -q '^n02 .* 1 \[1\] ' "$work/t"
 verdict "... the check's violations, the node with fewer PUs than threads noted"
+# A rank with fewer PUs than a cross-node point's threads (n02: 1 PU) is
+# warned of on that point's row, in every format: the barrier's rows (2
+# threads) carry the note, the ping-pong of one pair does not.
+note=$(sed -n "s/^\[\([0-9]*\)\] a rank with fewer PUs than this point's 2 threads: n02 (1 PU);.*/\1/p" "$work/t")
+[ -n "$note" ] && grep -q "^hybrid.barrier  *style=funneled local=pthread threads=2  *9.00 \[$note\] " "$work/t" &&
+	grep -q "^  *style=multiple local=spin threads=2  *48.0 \* \[$note\] " "$work/t" &&
+	grep -q '^mpi.pingpong  *style=funneled pairs=1  *0.600  ' "$work/t"
+verdict "the cross-node rows run on a rank with fewer PUs than their threads: noted [$note], naming n02"
+"$PTBENCH" table "$two" --format csv >"$work/c"
+"$PTBENCH" table "$two" --format html >"$work/h"
+grep -q "^cross_node,hybrid.barrier,style=funneled local=pthread threads=2,9.00 \[$note\]," "$work/c" &&
+	grep -q "^note,\[$note\],\"a rank with fewer PUs than this point's 2 threads: n02" "$work/c" &&
+	grep -q "9.00 \[$note\]" "$work/h" && grep -q "fewer PUs than this point&#39;s 2 threads\|fewer PUs than this point's 2 threads" "$work/h"
+verdict "... in CSV and HTML too"
+# The barrier's exit skew of the timed episodes: the median of its trials'
+# (1200, 1500, 1300), +- the widest trial's clock bound (390 ns).
+grep -q '^hybrid.barrier  *style=funneled .* 3  *1.30 ± 0.390$' "$work/t" &&
+	grep -q 'Trials  *Exit skew (µs)$' "$work/t"
+verdict "the barrier's exit skew shown with its clock bound"
+"$PTBENCH" report "$ten" >"$work/t10"
+! grep -q 'Exit skew' "$work/t10"
+verdict "... and no exit skew column for a file without one"
+
 "$PTBENCH" report "$ten" >"$work/t"
 grep -q 'Median  *p5  *p95  *Spread %  *Outliers (> 3 MAD)$' "$work/t" &&
 	grep -q '^mutex.lockunlock  *threads=1 .* n10$' "$work/t" && ! grep -q ' n01  *n02 ' "$work/t"
@@ -81,6 +104,10 @@ sed 's/"offset_ns": 3000020/"offset_ns": 1e400/' "$two" >"$work/bad.json"
 refuse "$PTBENCH" report "$work/bad.json" -- "bad.json: "
 sed 's/"n02": {"value": 3970.0/"n02": {"value": -5/' "$two" >"$work/bad.json"
 refuse "$PTBENCH" table "$work/bad.json" -- "node_rows[0].per_node.n02: field 'value' = -5"
+sed 's/"exit_skew_ns": 1500/"exit_skew_ns": -1500/' "$two" >"$work/bad.json"
+refuse "$PTBENCH" report "$work/bad.json" -- "results[2].trials[1]: field 'exit_skew_ns' = -1500"
+sed 's/"exit_skew_ns_median": 1300.0/"exit_skew_ns_median": "1.3 us"/' "$two" >"$work/bad.json"
+refuse "$PTBENCH" report "$work/bad.json" -- "results[2]: field 'exit_skew_ns_median' is not a number"
 sed 's/"status": "complete"/"status": "done"/' "$two" >"$work/bad.json"
 refuse "$PTBENCH" report "$work/bad.json" -- "status 'done' is not one of"
 
@@ -93,6 +120,7 @@ if [ -x "$PTBENCH_MPI" ]; then
 	# 3710 (3700-3720); n02 the same 3970 (3800-4100) in both.
 	sed -e 's/"estimate": 8900.0/"estimate": 9200.0/; s/"estimate": 9000.0/"estimate": 9300.0/' \
 	    -e 's/"estimate": 9100.0/"estimate": 9400.0/' \
+	    -e 's/"exit_skew_ns": 1\([0-9]*\), "exit_skew_bound_ns": [0-9]*/"exit_skew_ns": 2\1, "exit_skew_bound_ns": 500/g' \
 	    -e 's/"n01": {"value": 3710.0, "status": "ok", "ci95": \[3700.0, 3720.0\]}/"n01": {"value": 3750.0, "status": "ok", "ci95": [3740.0, 3760.0]}/' \
 	    "$two" >"$work/b.json"
 	check "(the second launch's n01 row edited)" grep -q '"n01": {"value": 3750.0' "$work/b.json"
@@ -103,6 +131,9 @@ if [ -x "$PTBENCH_MPI" ]; then
 		[ "$(m results.2.trials.0.launch)" = 1 ] && awk "BEGIN { exit !($(m results.2.value) == 9150) }" &&
 		[ "$(m context.launches)" = 2 ]
 	verdict "merge: exit $rc, 6 trials of 2 launches, the value their median"
+	# the exit skews of both launches' trials: 1200 1300 1500 2200 2300 2500
+	check "... the barrier's exit skew the median of every launch's trials, its bound the widest" \
+		[ "$(m results.2.exit_skew_ns_median) $(m results.2.exit_skew_bound_ns)" = "1850.0 500.0" ]
 	check "... the checks' episodes and violations added up" \
 		[ "$(m results.0.episodes) $(m results.0.violations) $(m results.1.violations)" = "600 0 600" ]
 	check "... a point na in both stays na" [ "$(m results.5.status)" = na ]

@@ -108,12 +108,36 @@ check "mpi.pingpong funneled: a figure" [ -n "$(rec mpi.pingpong funneled value)
 	[ -n "$(j context.clock.resyncs.0.offsets.1.width_ns)" ] &&
 	[ "$(rec hybrid.barrier funneled trials.1.round)" = 2 ]
 verdict "round 2 starts with the clocks synchronised again, its trials marked round 2"
+# The exit skew of the timed episodes (rank 1's clock 3 ms ahead: only
+# stamps put on rank 0's clock by the offset come near the bound).  Each
+# rank's exit of episode k+1 comes after every rank's exit of episode k,
+# and its episodes lie within the slowest rank's time, n x estimate: the
+# skews of the first n-1 episodes add up to at most that, so at least
+# n - n/2 - 1 of them at or above the median m give (n - n/2 - 1)(m -
+# bound) <= n x estimate (n = 10 episodes).
+bad=; seen=0; n=$(j results.#); i=0
+while [ "$i" -lt "$n" ]; do
+	if [ "$(j results.$i.bench)" = hybrid.barrier ] && [ -n "$(j results.$i.value)" ]; then
+		[ -n "$(j results.$i.exit_skew_ns_median)" ] && [ -n "$(j results.$i.exit_skew_bound_ns)" ] ||
+			bad="$bad results[$i] has no exit skew;"
+		for t in 0 1; do
+			tr=results.$i.trials.$t; seen=$((seen + 1))
+			bad=$bad$(echo "$(j $tr.estimate) $(j $tr.exit_skew_ns) $(j $tr.exit_skew_bound_ns)" |
+				awk -v at="$tr" '{ lim = 10 * $1 / (10 - 5 - 1) + $3
+					if ($2 == "" || $3 == "" || $2 < 0 || $2 > lim)
+						printf " %s: skew %s ns, bound %s ns, limit %.0f ns;", at, $2, $3, lim }')
+		done
+	fi
+	i=$((i + 1))
+done
+[ "$seen" -ge 2 ] && [ -z "$bad" ]
+verdict "hybrid.barrier's timed episodes: exit skew on the synchronised clocks, >= 0 and within the bound ($seen trials)${bad:+ (not:$bad)}"
 [ -n "$(j context.nodes.1.context.cpu.brand)" ] && [ -n "$(j context.nodes.0.context.os)" ]
 verdict "each node's context as ptbench/2 records it (--suite hybrid: ptbench info)"
 "$PTBENCH" report "$work/c.json" >"$work/table" 2>&1
 [ "$(grep -c '^rank[01] ' "$work/table")" = 2 ] && grep -q '^hybrid.barrier ' "$work/table" &&
-	grep -q '^mpi.pingpong ' "$work/table"
-verdict "ptbench report prints both nodes and the cross-node rows"
+	grep -q '^mpi.pingpong ' "$work/table" && grep -q 'Trials  *Exit skew (µs)$' "$work/table"
+verdict "ptbench report prints both nodes and the cross-node rows, with the exit skew"
 
 # 4 ranks, funneled, clocks by the hierarchical method: the binomial tree
 # (rank 3 measured against rank 2, rank 2 and 1 against rank 0), rank 3's

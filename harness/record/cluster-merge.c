@@ -14,9 +14,37 @@
 #include <string.h>
 
 #include "record/cluster.h"
+#include "stats/stats.h"
 #include "stats/trials.h"
 #include "text/size.h"
 #include "text/text.h"
+
+/* A barrier's exit skew over its trials, where every trial has one: the
+ * median of the trials' medians, and the widest bound of any trial (each
+ * trial's skew is good to its own clocks' bound).  -1: out of memory. */
+static int exit_skew(json_t *rec, const json_t *trials)
+{
+	size_t n = json_array_size(trials), i;
+	const json_t *t;
+	double bound = 0, *x = ptb_array_realloc(NULL, n + 1, sizeof *x);
+	if (!x)
+		return -1;
+	json_array_foreach(trials, i, t) {
+		const json_t *sk = json_object_get(t, "exit_skew_ns");
+		if (!json_is_number(sk)) {
+			free(x);
+			return 0;
+		}
+		x[i] = json_number_value(sk);
+		if (json_number_value(json_object_get(t, "exit_skew_bound_ns")) > bound)
+			bound = json_number_value(json_object_get(t, "exit_skew_bound_ns"));
+	}
+	ptb_sort_doubles(x, (int)n);
+	double med = n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	free(x);
+	return json_object_set_new(rec, "exit_skew_ns_median", json_real(med)) < 0 ||
+	       json_object_set_new(rec, "exit_skew_bound_ns", json_real(bound)) < 0 ? -1 : 0;
+}
 
 json_t *ptb_cluster_point(const char *bench, json_t *params, const char *per, json_t *trials,
 			  double target_pct)
@@ -41,11 +69,16 @@ json_t *ptb_cluster_point(const char *bench, json_t *params, const char *per, js
 	bool stable = s.halfwidth_pct <= target_pct;
 	snprintf(why, sizeof why, "95 %% CI +-%.1f %% of the value, wider than the target +-%g %%",
 		 s.halfwidth_pct, target_pct);
-	return json_pack("{s:s,s:o,s:s,s:s?,s:s,s:s,s:f,s:[f,f],s:f,s:i,s:o}", "bench", bench,
-		"params", params, "status", stable ? "ok" : "unstable", "reason",
+	json_t *rec = json_pack("{s:s,s:o,s:s,s:s?,s:s,s:s,s:f,s:[f,f],s:f,s:i,s:o}", "bench",
+		bench, "params", params, "status", stable ? "ok" : "unstable", "reason",
 		stable ? NULL : why, "unit", "ns", "per", per,
 		"value", s.value, "ci95", s.ci_lo, s.ci_hi, "coverage", s.coverage,
 		"modes", s.nmodes, "trials", trials);
+	if (rec && exit_skew(rec, trials) < 0) {
+		json_decref(rec);
+		return NULL;
+	}
+	return rec;
 }
 
 /* A string field, "" when absent (the documents are validated). */

@@ -86,9 +86,12 @@ static const struct ptb_field_rule header_fields[] = {
 	{ "episodes",   K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "violations", K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "tolerance_ns", K_NUMBER, D_NONNEG,  OPTIONAL },
-	{ "exit_skew_ns_median", K_NUMBER, D_FINITE, OPTIONAL },
+	{ "exit_skew_ns_median", K_NUMBER, D_NONNEG, OPTIONAL },
+	{ "exit_skew_bound_ns", K_NUMBER, D_NONNEG, OPTIONAL },
 }, trial_fields[] = {
 	{ "estimate",   K_NUMBER,  D_DURATION, ALWAYS },
+	{ "exit_skew_ns", K_NUMBER, D_NONNEG,  OPTIONAL },
+	{ "exit_skew_bound_ns", K_NUMBER, D_NONNEG, OPTIONAL },
 	{ "round",      K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "launch",     K_NUMBER,  D_COUNT,    OPTIONAL },
 }, row_fields[] = {

@@ -25,8 +25,11 @@ int ptb_cluster_validate(const json_t *doc, char *err, size_t errlen);
 json_t *ptb_cluster_load(const char *path, char *err, size_t errlen);
 
 /* A cross-node point's record from its trials ([{estimate, round,
- * launch?}], ns per `per`): value and CI from stats/trials.h, ok when the
- * CI is within +-target_pct of the value, else unstable saying why.  Takes
+ * launch?, exit_skew_ns?, exit_skew_bound_ns?}], ns per `per`): value and
+ * CI from stats/trials.h, ok when the CI is within +-target_pct of the
+ * value, else unstable saying why; where every trial has an exit skew,
+ * exit_skew_ns_median (the median of the trials') and exit_skew_bound_ns
+ * (the widest trial's bound).  Takes
  * the references to params and trials; NULL when out of memory or without
  * trials. */
 json_t *ptb_cluster_point(const char *bench, json_t *params, const char *per, json_t *trials,

@@ -74,17 +74,15 @@ static void num_cell(struct ptb_grid *g, int r, int c, const json_t *v)
 }
 
 /* A figure with the mark its status earns: "12.3", "12.3 *", "N/A". */
-static void figure_cell(struct view *v, struct ptb_grid *g, int r, int c, const json_t *fig,
-			int modes)
+static void figure_text(struct view *v, const json_t *fig, int modes, char *buf, size_t len)
 {
 	const char *status = ptb_jstr(fig, "status") ?: "";
-	char buf[96] = "";
 	unsigned marks = 0;
 	if (!json_is_number(json_object_get(fig, "value"))) {
-		ptb_grid_set(g, r, c, !strcmp(status, "na") ? "N/A" : status);
+		snprintf(buf, len, "%s", !strcmp(status, "na") ? "N/A" : status);
 		return;
 	}
-	ptb_fmt_us(buf, sizeof buf, json_number_value(json_object_get(fig, "value")));
+	ptb_fmt_us(buf, len, json_number_value(json_object_get(fig, "value")));
 	if (!strcmp(status, "unstable"))
 		marks |= 1u << PTB_MARK_UNSTABLE;
 	if (modes > 1)
@@ -92,9 +90,16 @@ static void figure_cell(struct view *v, struct ptb_grid *g, int r, int c, const 
 	if (marks) {
 		char m[32];
 		ptb_marks_text(m, sizeof m, marks);
-		ptb_appendf(buf, sizeof buf, " %s", m);
+		ptb_appendf(buf, len, " %s", m);
 		v->used |= marks;
 	}
+}
+
+static void figure_cell(struct view *v, struct ptb_grid *g, int r, int c, const json_t *fig,
+			int modes)
+{
+	char buf[96];
+	figure_text(v, fig, modes, buf, sizeof buf);
 	ptb_grid_set(g, r, c, buf);
 }
 
@@ -256,21 +261,81 @@ static bool is_check(const json_t *rec)
 	return json_object_get(rec, "violations") != NULL;
 }
 
+/* The threads a cross-node point runs on each rank: the barrier's
+ * threads, the ping-pong's pairs, else the job's. */
+static long long point_threads(const struct view *v, const json_t *rec)
+{
+	const json_t *p = json_object_get(rec, "params");
+	const json_t *t = json_object_get(p, "threads") ?: json_object_get(p, "pairs");
+	return json_is_integer(t) ? json_integer_value(t)
+				  : json_integer_value(json_object_get(v->ctx, "threads"));
+}
+
+/* The warning of a cross-node point run on a rank with fewer PUs than
+ * the point's threads (the slowest rank's time then includes threads
+ * waiting for a PU): the nodes named, up to 8; "" when none. */
+static void pus_warning(const struct view *v, const json_t *rec, char *buf, size_t len)
+{
+	long long want = point_threads(v, rec);
+	int named = 0, more = 0;
+	char list[400] = "", name[96];
+	for (size_t i = 0; i < json_array_size(v->nodes); i++) {
+		const json_t *nd = json_array_get(v->nodes, i), *pus = json_object_get(nd, "pus");
+		bool fewer = json_is_integer(pus) ? json_integer_value(pus) < want
+			: json_is_true(json_object_get(nd, "fewer_pus_than_threads")) &&
+			  want >= json_integer_value(json_object_get(v->ctx, "threads"));
+		if (!fewer)
+			continue;
+		if (named == 8) {
+			more++;
+			continue;
+		}
+		node_name(v, i, name, sizeof name);
+		ptb_appendf(list, sizeof list, "%s%s", named++ ? ", " : "", name);
+		if (json_is_integer(pus))
+			ptb_appendf(list, sizeof list, " (%lld PU%s)", (long long)json_integer_value(pus),
+				    json_integer_value(pus) == 1 ? "" : "s");
+	}
+	buf[0] = 0;
+	if (named == 0)
+		return;
+	if (more)
+		ptb_appendf(list, sizeof list, " and %d more", more);
+	snprintf(buf, len, "a rank with fewer PUs than this point's %lld threads: %s; its threads "
+		 "share PUs, and the slowest rank's time includes their waiting for one", want, list);
+}
+
+/* The barrier's exit skew: the median over its episodes (and trials) of
+ * the last rank's exit less the first's, +- the clocks' bound. */
+static void skew_cell(struct ptb_grid *g, int r, int c, const json_t *rec)
+{
+	char buf[96] = "", b[48];
+	if (json_is_number(json_object_get(rec, "exit_skew_ns_median"))) {
+		ptb_fmt_us(buf, sizeof buf, ptb_jnum(rec, "exit_skew_ns_median"));
+		ptb_fmt_us(b, sizeof b, ptb_jnum(rec, "exit_skew_bound_ns"));
+		ptb_appendf(buf, sizeof buf, " ± %s", b);
+	}
+	ptb_grid_set(g, r, c, buf);
+}
+
 static int cross_grid(struct view *v)
 {
 	const json_t *res = json_object_get(v->doc, "results"), *rec;
 	size_t i, n = 0;
-	json_array_foreach(res, i, rec)
+	bool skews = false;   /* a column for the barrier's exit skew where one has it */
+	json_array_foreach(res, i, rec) {
 		n += !is_check(rec);
+		skews |= !is_check(rec) && json_object_get(rec, "exit_skew_ns_median");
+	}
 	struct ptb_grid g;
 	if (n == 0)
 		return 0;
-	if (ptb_grid_init(&g, (int)n + 1, 5, 2) < 0)
+	if (ptb_grid_init(&g, (int)n + 1, 5 + skews, 2) < 0)
 		return -1;
 	g.blank_repeats = v->style != PTB_GRID_CSV;
 	static const char *const head[] = { "Benchmark", "Parameters", "µs", "95 % CI (µs)",
-					    "Trials" };
-	for (int c = 0; c < 5; c++)
+					    "Trials", "Exit skew (µs)" };
+	for (int c = 0; c < 5 + skews; c++)
 		ptb_grid_set(&g, 0, c, head[c]);
 	int r = 1;
 	json_array_foreach(res, i, rec) {
@@ -280,7 +345,16 @@ static int cross_grid(struct view *v)
 		char buf[256] = "", a[48], b[48];
 		ptb_grid_set(&g, r, 0, ptb_jstr(rec, "bench"));
 		params_cell(&g, r, 1, json_object_get(rec, "params"));
-		figure_cell(v, &g, r, 2, rec, (int)json_integer_value(json_object_get(rec, "modes")));
+		char fig[96], warn[640];
+		figure_text(v, rec, (int)json_integer_value(json_object_get(rec, "modes")), fig,
+			    sizeof fig);
+		pus_warning(v, rec, warn, sizeof warn);
+		if (json_is_number(json_object_get(rec, "value")) && warn[0])
+			noted_cell(v, &g, r, 2, fig, warn);
+		else
+			ptb_grid_set(&g, r, 2, fig);
+		if (skews)
+			skew_cell(&g, r, 5, rec);
 		if (json_array_size(ci) == 2) {
 			ptb_fmt_us(a, sizeof a, json_number_value(json_array_get(ci, 0)));
 			ptb_fmt_us(b, sizeof b, json_number_value(json_array_get(ci, 1)));
