@@ -18,6 +18,7 @@
 #include "profile/prof.h"
 
 #define NOSLOT 0xff
+#define NOKEY (~(UWord)0)    /* no line's key: addresses are shifted */
 #define EXITED 0x40          /* with a slot: the word a thread's exit cleared */
 
 ULong pp_ic;
@@ -28,6 +29,51 @@ ULong pp_forced;
 ULong pp_yield_now;
 
 static ULong floor_ts;        /* every event before it has been merged */
+
+/* The fast path of a read (main.c): the instrumented code itself folds a
+ * read into its line's latest event, without calling pp_on_access, where
+ * the call would do nothing else: the line's entry in this table is open
+ * -- the running thread's latest event on the line is in its current
+ * quantum and takes folds, the line has no written word to follow (its
+ * owner is the thread or nobody) -- and logical time is short of both the
+ * quantum's end and the next lead check (pp_fast_until).  A write takes
+ * its fast path where the line's entry in pp_fastw is open: that event is
+ * a write and the line the thread's alone; it then also stores itself as
+ * the last writer of its words in the line's shadow.  pp_on_access
+ * opens the entry of each line it handles; whatever could change one of
+ * those facts closes the entries: a new quantum, a heap or marker event,
+ * a moved buffer, a merge, another thread.  With finite caches only the
+ * thread's very last event takes folds, so every push closes them. */
+PP_FastEntry pp_fast[PP_FAST];
+PP_FastWrite pp_fastw[PP_FAST];
+ULong pp_fast_until;              /* an access at this logical time or later takes the call */
+static ULong fast_dummy;          /* what a closed entry's bytes go to */
+ULong pp_fast_dummy_w[16];        /* and its words' last writers (a line's words at most) */
+static ULong next_check;          /* check_ahead's next logical time */
+
+static inline void fast_close_at(UInt i)
+{
+	pp_fast[i].key = NOKEY;
+	pp_fast[i].more = &fast_dummy;
+	pp_fastw[i].key = NOKEY;
+	pp_fastw[i].wmore = &fast_dummy;
+	pp_fastw[i].w = pp_fast_dummy_w;
+}
+
+void pp_fast_close(void)
+{
+	UInt i;
+	for (i = 0; i < PP_FAST; i++)
+		fast_close_at(i);
+}
+
+static inline void fast_close_key(UWord key)
+{
+	UInt i = (UInt)(key & (PP_FAST - 1));
+	if (pp_fast[i].key == key || pp_fastw[i].key == key)
+		fast_close_at(i);
+}
+
 static Int *slot_map;         /* Valgrind thread id -> slot */
 
 /* The last writer of each 4-byte word of a line, in real (recording)
@@ -44,15 +90,24 @@ typedef struct Shadow {
 #define W_TS(v) ((v) >> 8)
 #define W_MAKE(slot, ts) (((ULong)(ts) << 8) | (slot))
 static VgHashTable *shadows;
-/* In front of the table, the shadows of recently used lines by a hash of
- * their key: most accesses find theirs here, without the table's division
- * and chain (shadows are never freed, so a pointer here stays good). */
+/* In front of the table, the shadows of recently used lines: most
+ * accesses find theirs here, without the table's division and chain
+ * (shadows are never freed, so a pointer here stays good).  An entry is
+ * the line's key and its shadow's owner in one word, and the shadow: 16
+ * bytes.  The 16 lines of an aligned block take neighbouring entries (a
+ * stack frame, a structure, an array touch fewer host cache lines of the
+ * table than lines), and blocks are spread by a hash. */
 #define FRONT_BITS 15
-static struct { UWord key; Shadow *sh; UInt owner; } front[1u << FRONT_BITS];  /* owner: sh's */
+static struct { UWord tag; Shadow *sh; } front[1u << FRONT_BITS];
+#define TAG(key, owner) (((key) << 8) | (owner))
+#define TAG_KEY(tag) ((tag) >> 8)
+#define TAG_OWNER(tag) ((UInt)((tag) & 0xff))
+#define FRONTABLE(key) (((key) >> 55) == 0)   /* its tag keeps the whole key */
 
 static inline UInt front_ix(UWord key)
 {
-	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
+	return (UInt)(key ^ (((key >> 4) * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS))) &
+	       ((1u << FRONT_BITS) - 1);
 }
 
 void pp_merge_init(void)
@@ -63,7 +118,8 @@ void pp_merge_init(void)
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_map[i] = -1;
 	for (i = 0; i < (1u << FRONT_BITS); i++)
-		front[i].key = ~(UWord)0;   /* no line's key: addresses are shifted */
+		front[i].tag = ~(UWord)0;   /* no line's: keys are addresses shifted */
+	pp_fast_close();
 }
 
 ULong pp_floor(void) { return floor_ts; }
@@ -122,13 +178,10 @@ void *pp_bump(SizeT n)
 	return p;
 }
 
-static inline Shadow *shadow_of(UWord key)
+static Shadow *shadow_slow(UWord key)
 {
-	Shadow *sh;
-	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1, f = front_ix(key), i;
-	if (front[f].key == key)
-		return front[f].sh;
-	sh = VG_(HT_lookup)(shadows, key);
+	Shadow *sh = VG_(HT_lookup)(shadows, key);
+	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1, i;
 	if (!sh) {
 		sh = pp_bump(sizeof *sh + g * sizeof(ULong));
 		sh->key = key;
@@ -137,9 +190,29 @@ static inline Shadow *shadow_of(UWord key)
 			sh->w[i] = W_MAKE(NOSLOT, 0);
 		VG_(HT_add_node)(shadows, sh);
 	}
-	front[f].key = key;
-	front[f].owner = sh->owner;
-	return front[f].sh = sh;
+	if (FRONTABLE(key)) {
+		UInt f = front_ix(key);
+		front[f].tag = TAG(key, sh->owner);
+		front[f].sh = sh;
+	}
+	return sh;
+}
+
+static inline Shadow *shadow_of(UWord key)
+{
+	UInt f = front_ix(key);
+	if (TAG_KEY(front[f].tag) == key)
+		return front[f].sh;
+	return shadow_slow(key);
+}
+
+/* A line's owner as its front entry has it, the entry filled if need be. */
+static inline UInt owner_of(UWord key)
+{
+	UInt f = front_ix(key);
+	if (TAG_KEY(front[f].tag) == key)
+		return TAG_OWNER(front[f].tag);
+	return shadow_slow(key)->owner;
 }
 
 /* A shadow's owner, and its front entry's (where it is one) with it. */
@@ -147,8 +220,8 @@ static inline void set_owner(Shadow *sh, UInt owner)
 {
 	UInt f = front_ix(sh->key);
 	sh->owner = owner;
-	if (front[f].key == sh->key)
-		front[f].owner = owner;
+	if (TAG_KEY(front[f].tag) == sh->key)
+		front[f].tag = TAG(sh->key, owner);
 }
 
 /* The earliest time at which slot `me` may follow slot w's event at wts:
@@ -170,10 +243,7 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 {
 	Addr g, end = a + size;
 	UWord key = a >> pp_cfg.shift;
-	UInt f = front_ix(key), owner;
-	if (front[f].key != key)
-		shadow_of(key);
-	owner = front[f].owner;
+	UInt owner = owner_of(key);
 	/* A line whose written words are all this thread's, or none, has
 	 * nothing to follow (most are: a thread's stack, its own data); its
 	 * owner is in the front cache, so a read of it touches no shadow. */
@@ -217,6 +287,7 @@ void pp_mark_exit(Int s, Addr a, ULong ts)
 	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
 	sh->w[i] = W_MAKE(s | EXITED, ts);
 	set_owner(sh, MIXED);
+	pp_fast_close();
 }
 
 /* Folds the running thread's access into its latest event on the same
@@ -236,43 +307,124 @@ static inline UInt recent_ix(UWord key)
 	return (UInt)(key ^ (key >> 7)) & (PP_RECENT - 1);
 }
 
-static inline Bool fold(PP_Thread *t, Addr a, UInt size, UInt kind)
+static inline PP_Event *fold(PP_Thread *t, Addr a, UInt size, UInt kind)
 {
-	PP_Event *e;
 	UWord key = a >> pp_cfg.shift, pos;
 	UInt r = recent_ix(key);
 	if (pp_ic >= t->fold_end || t->recent[r].key != key)
-		return False;
+		return NULL;
 	pos = t->recent[r].pos;
 	if (pos < t->q_first || pos < t->solid || pos < t->head || pos >= t->n ||
-	    (pp_cfg.ways && pos != t->n - 1))
-		return False;
-	e = &t->buf[pos];
-	if ((e->kind & 0xf) > PP_RMW || (e->addr >> pp_cfg.shift) != key ||
-	    ((e->addr + e->size - 1) >> pp_cfg.shift) != key || ((a + size - 1) >> pp_cfg.shift) != key)
-		return False;
+	    (pp_cfg.ways && pos != t->n - 1) || ((a + size - 1) >> pp_cfg.shift) != key)
+		return NULL;
+	/* The entry says what the event is (an access within this line, and
+	 * whether it writes), so the event itself is only written to. */
 	if (kind == PP_READ)
-		e->more |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
-	else if ((e->kind & 0xf) != PP_READ)
-		e->wmore |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+		t->buf[pos].more |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+	else if (t->recent[r].wr)
+		t->buf[pos].wmore |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
 	else
+		return NULL;
+	return &t->buf[pos];
+}
+
+/* Forgets every remembered event of t: their places in its buffer are
+ * about to hold others. */
+static void forget_recent(PP_Thread *t)
+{
+	UInt i;
+	for (i = 0; i < PP_RECENT; i++)
+		t->recent[i].key = NOKEY;
+}
+
+/* After the running thread's access at a: its line's entry, open when the
+ * access is within one line, the line has nothing to follow and e (the
+ * event the access went to) is one of this quantum. */
+static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e)
+{
+	UWord key = a >> pp_cfg.shift;
+	UInt owner = owner_of(key);
+	PP_Thread *t = &pp_thr[me];
+	PP_FastEntry *f = &pp_fast[key & (PP_FAST - 1)];
+	if (((a + size - 1) >> pp_cfg.shift) != key || (owner != (UInt)me && owner != NOSLOT) ||
+	    e < t->buf + t->q_first || pp_ic >= t->fold_end) {
+		fast_close_key(key);
+		return;
+	}
+	f->key = key;
+	f->more = &e->more;
+	pp_fast_until = t->fold_end < next_check ? t->fold_end : next_check;
+	/* A write folds into a write, and has nothing to follow and no owner
+	 * to change only on a line all its own. */
+	if ((e->kind & 0xf) != PP_READ && owner == (UInt)me) {
+		PP_FastWrite *w = &pp_fastw[key & (PP_FAST - 1)];
+		w->key = key;
+		w->wmore = &e->wmore;
+		w->w = shadow_of(key)->w;
+	} else if (pp_fastw[key & (PP_FAST - 1)].key != NOKEY) {
+		pp_fastw[key & (PP_FAST - 1)].key = NOKEY;
+		pp_fastw[key & (PP_FAST - 1)].wmore = &fast_dummy;
+		pp_fastw[key & (PP_FAST - 1)].w = pp_fast_dummy_w;
+	}
+}
+
+/* The fast path: the access's line is open (pp_fast) and the access stays
+ * in it, short of pp_fast_until: a read ORs its bytes into the event, a
+ * write of up to 8 bytes on a line open to writes also its written bytes,
+ * and stores the thread as the last writer of its words -- all that
+ * order() and fold() would do.  Whether it did. */
+static inline Bool fast(Addr a, UInt size, UInt kind)
+{
+	UWord key = a >> pp_cfg.shift;
+	UInt i = (UInt)(key & (PP_FAST - 1)), off;
+	ULong m;
+	if (pp_fast[i].key != key || ((a + size - 1) >> pp_cfg.shift) != key ||
+	    pp_ic >= pp_fast_until || !size)
 		return False;
+	off = (UInt)(a & (pp_cfg.line - 1));
+	m = pp_byte_mask(off, size);
+	if (kind == PP_READ) {
+		*pp_fast[i].more |= m;
+		return True;
+	}
+	if (kind != PP_WRITE || pp_fastw[i].key != key || size > 8)
+		return False;
+	*pp_fastw[i].wmore |= m;
+	{
+		ULong v = W_MAKE(pp_cur, pp_ic), *w = pp_fastw[i].w;
+		UInt g, last = (off + size - 1) >> 2;
+		for (g = off >> 2; g <= last; g++)
+			w[g] = v;
+	}
 	return True;
+}
+
+/* The rest of pp_on_access, apart so that the fast path's frame is small. */
+static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UInt kind, Bool lib)
+{
+	PP_Thread *t;
+	PP_Event *e;
+	if (!size || pp_cur < 0)
+		return;
+	fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
+	check_ahead();
+	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
+	t = &pp_thr[pp_cur];
+	if (!(e = fold(t, a, size, kind))) {
+		pp_push(pp_cur, pp_ic, a, ip, size, kind);
+		e = &t->buf[t->n - 1];
+	}
+	fast_open(pp_cur, a, size, e);
 }
 
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 {
 	UInt size = szkd & 0xffff, kind = (szkd >> 16) & 7;
-	Bool lib = (szkd >> 19) & 1;
 	pp_ic += szkd >> 20;
 	if (pp_ic < floor_ts)
 		pp_ic = floor_ts;
-	if (!size || pp_cur < 0)
-		return;
-	check_ahead();
-	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
-	if (!fold(&pp_thr[pp_cur], a, size, kind))
-		pp_push(pp_cur, pp_ic, a, ip, size, kind);
+	if (!fast(a, size, kind))
+		on_access(a, ip, size, kind, (szkd >> 19) & 1);
 }
 
 static void merge_upto(ULong h);
@@ -284,6 +436,9 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	PP_Event *e;
 	if (ts < floor_ts)
 		ts = floor_ts;
+	if ((kind & 0xf) > PP_RMW || ts >= t->fold_end || pp_cfg.ways || t->n == t->cap ||
+	    slot != pp_cur)
+		pp_fast_close();          /* its events stop taking folds, or move */
 	if (t->n == t->cap) {
 		if (t->n - t->head >= PP_BUF_MAX) {   /* a thread far ahead of a stalled one */
 			pp_forced++;
@@ -294,6 +449,7 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 			t->n -= t->head;
 			t->head = 0;
 			t->solid = t->n;       /* the remembered places moved */
+			forget_recent(t);
 		}
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 4096;
@@ -314,10 +470,13 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	if ((kind & 0xf) > PP_RMW)
 		t->solid = t->n;           /* nothing folds across it */
 	else {
-		t->recent[recent_ix(a >> pp_cfg.shift)].key = a >> pp_cfg.shift;
-		t->recent[recent_ix(a >> pp_cfg.shift)].pos = t->n - 1;
-		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].key = (a + size - 1) >> pp_cfg.shift;
-		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].pos = t->n - 1;
+		UWord k0 = a >> pp_cfg.shift, k1 = (a + size - 1) >> pp_cfg.shift;
+		UInt r0 = recent_ix(k0), r1 = recent_ix(k1);
+		/* An access across two lines is folded into by none. */
+		t->recent[r0].key = k0 == k1 ? k0 : NOKEY;
+		t->recent[r0].pos = (UInt)(t->n - 1);
+		t->recent[r0].wr = (kind & 0xf) != PP_READ;
+		t->recent[r1].key = k0 == k1 ? k1 : NOKEY;
 	}
 }
 
@@ -338,10 +497,39 @@ static ULong horizon(void)
 	return h;
 }
 
+/* The model waits for memory: a line's front entry, its node and its
+ * records, each a cache miss when the line was touched long ago.  The
+ * merge asks for them a few events ahead, in three steps, each needing
+ * what the one before fetched; a fetch for an event that comes later than
+ * expected (another thread's quantum first) only costs the fetch. */
+#define AHEAD_FRONT 32
+#define AHEAD_LINE 16
+#define AHEAD_RECS 6
+static inline void fetch_ahead(const PP_Thread *t)
+{
+	const PP_Event *e;
+	if (t->head + AHEAD_FRONT < t->n) {
+		e = &t->buf[t->head + AHEAD_FRONT];
+		if ((e->kind & 0xf) <= PP_RMW)
+			__builtin_prefetch(&pp_line_front[pp_lfront_ix(e->addr >> pp_cfg.shift)]);
+	}
+	if (t->head + AHEAD_LINE < t->n) {
+		e = &t->buf[t->head + AHEAD_LINE];
+		if ((e->kind & 0xf) <= PP_RMW)
+			pp_model_prefetch(e);
+	}
+	if (t->head + AHEAD_RECS < t->n) {
+		e = &t->buf[t->head + AHEAD_RECS];
+		if ((e->kind & 0xf) <= PP_RMW)
+			pp_model_prefetch_recs(e);
+	}
+}
+
 static void merge_upto(ULong h)
 {
-	ULong Q = pp_cfg.quantum, qh = h == ~0ULL ? ~0ULL : h / Q, last = floor_ts;
+	ULong Q = pp_cfg.quantum, qh = h == ~0ULL ? ~0ULL : h / Q, last = floor_ts, qlo, qend;
 	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
+	pp_fast_close();
 	for (;;) {
 		Int best = -1;
 		ULong bq = 0;
@@ -359,8 +547,11 @@ static void merge_upto(ULong h)
 		if (best < 0)
 			break;
 		t = &pp_thr[best];
-		while (t->head < t->n && t->buf[t->head].ts / Q == bq) {
+		qlo = bq * Q;            /* compares per event, not a division */
+		qend = qlo + Q;
+		while (t->head < t->n && t->buf[t->head].ts < qend && t->buf[t->head].ts >= qlo) {
 			PP_Event *e = &t->buf[t->head++];
+			fetch_ahead(t);
 			if ((e->kind & 0xf) == PP_ROI)
 				pp_model_roi(e->aux != 0);
 			else if ((e->kind & 0xf) == PP_CACHE)
@@ -377,8 +568,10 @@ static void merge_upto(ULong h)
 	if (last > floor_ts)
 		floor_ts = last;
 	for (s = 0; s < n; s++)
-		if (pp_thr[s].head == pp_thr[s].n)
+		if (pp_thr[s].head == pp_thr[s].n && pp_thr[s].n) {
 			pp_thr[s].head = pp_thr[s].n = pp_thr[s].solid = pp_thr[s].q_first = 0;
+			forget_recent(&pp_thr[s]);
+		}
 }
 
 void pp_process(Bool all)
@@ -392,7 +585,6 @@ void pp_process(Bool all)
  * every PP_LEAD / 4 instructions of logical time. */
 static void check_ahead(void)
 {
-	static ULong next_check;
 	ULong h = ~0ULL;
 	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
 	if (pp_ic < next_check)

@@ -53,13 +53,14 @@ void pp_model_init(void)
 }
 
 /* In front of the table, recently used lines by a hash of their key
- * (lines are never freed, so a pointer here stays good). */
-#define FRONT_BITS 15
-static Line *front[1u << FRONT_BITS];
+ * (lines are never freed, so a pointer here stays good): prof.h's
+ * pp_line_front, which the merge also reads to fetch ahead. */
+void *pp_line_front[1u << PP_LFRONT_BITS];
+#define front pp_line_front
 
 static inline Line *line_of(UWord key)
 {
-	UInt f = (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
+	UInt f = pp_lfront_ix(key);
 	Line *l = front[f];
 	if (l && l->key == key)
 		return l;
@@ -162,6 +163,26 @@ static void start_life(Line *l, Rec *r, UInt c, UInt s, Addr a, Addr ip, Bool wr
 	else
 		count_miss(l, r, s, a, ip, write);
 	r->evicted = False;
+}
+
+/* The merge's fetch ahead (merge.c): the event's line and its caches'
+ * records, once the front entry (fetched earlier) is at hand. */
+void pp_model_prefetch(const PP_Event *e)
+{
+	UWord key = e->addr >> pp_cfg.shift;
+	const Line *l = front[pp_lfront_ix(key)];
+	if (l) {
+		__builtin_prefetch(l);
+		__builtin_prefetch((const UChar *)l + 64);
+	}
+}
+
+void pp_model_prefetch_recs(const PP_Event *e)
+{
+	UWord key = e->addr >> pp_cfg.shift;
+	const Line *l = front[pp_lfront_ix(key)];
+	if (l && l->key == key && l->recs)
+		__builtin_prefetch(l->recs);
 }
 
 /* Slot s's cache evicted line `key` (~0: nothing) to make room. */

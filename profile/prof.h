@@ -44,7 +44,7 @@ typedef struct {
 	ULong fold_end;           /* the end of the quantum of its last event */
 	UWord q_first;            /* the index in buf of its first event in that quantum */
 	UWord solid;              /* events up to this index are not folded into */
-	struct { UWord key, pos; } recent[PP_RECENT];  /* its latest event per line */
+	struct { UWord key; UInt pos, wr; } recent[PP_RECENT];  /* its latest event per line, whether it writes */
 	ULong cold, rd, wr, repl; /* totals of the thread's cache (repl: after an eviction) */
 	Addr stack_lo, stack_hi;
 	Addr ctid;                /* cleared and woken by the kernel at its exit */
@@ -55,6 +55,7 @@ typedef struct {
 
 typedef struct {
 	UInt line, shift;         /* line size in bytes and its log2 */
+	UInt mshift;              /* log2 of the bytes per bit of a line's byte mask */
 	ULong quantum;            /* instructions per step of the lockstep */
 	UInt cache_size, ways;    /* a finite LRU cache; ways 0: unbounded */
 	const HChar *out;         /* where the result goes */
@@ -67,9 +68,8 @@ extern PP_Config pp_cfg;
  * lines). */
 static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n)
 {
-	UInt scale = pp_cfg.line > 64 ? pp_cfg.line / 64 : 1;
-	UInt lo = off / scale, hi = (off + n - 1) / scale;
-	ULong m = hi >= 63 ? ~0ULL : (1ULL << (hi + 1)) - 1;
+	UInt lo = off >> pp_cfg.mshift, hi = (off + n - 1) >> pp_cfg.mshift;
+	ULong m = hi >= 63 ? ~0ULL : (2ULL << hi) - 1;
 	return m & ~((1ULL << lo) - 1);
 }
 extern PP_Thread pp_thr[PP_SLOTS];
@@ -82,6 +82,14 @@ extern Int pp_cur;            /* its slot, -1 when none runs */
 void pp_merge_init(void);
 void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
+#define PP_FAST 16            /* lines open to a read's fast path (merge.c) */
+typedef struct { UWord key; ULong *more; } PP_FastEntry;   /* by key % PP_FAST */
+typedef struct { UWord key; ULong *wmore, *w; UWord pad; } PP_FastWrite;  /* w: the shadow's words */
+extern PP_FastEntry pp_fast[PP_FAST];
+extern PP_FastWrite pp_fastw[PP_FAST];
+extern ULong pp_fast_until;
+extern ULong pp_fast_dummy_w[16];
+void pp_fast_close(void);
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
 void pp_process(Bool all);
 void pp_mark_exit(Int s, Addr a, ULong ts);
@@ -93,6 +101,14 @@ Int pp_slot_new(ThreadId tid);
 void pp_slot_end(ThreadId tid);
 
 /* model.c */
+#define PP_LFRONT_BITS 15
+extern void *pp_line_front[1u << PP_LFRONT_BITS];  /* its lines by a hash of their key */
+static inline UInt pp_lfront_ix(UWord key)
+{
+	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - PP_LFRONT_BITS));
+}
+void pp_model_prefetch(const PP_Event *e);
+void pp_model_prefetch_recs(const PP_Event *e);
 void pp_model_init(void);
 void pp_model_event(Int slot, const PP_Event *e);
 void pp_model_finish(void);
