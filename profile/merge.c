@@ -30,34 +30,34 @@ ULong pp_yield_now;
 
 static ULong floor_ts;        /* every event before it has been merged */
 
-/* The fast path of a read (main.c): the instrumented code itself folds a
- * read into its line's latest event, without calling pp_on_access, where
- * the call would do nothing else: the line's entry in this table is open
- * -- the running thread's latest event on the line is in its current
- * quantum and takes folds, the line has no written word to follow (its
- * owner is the thread or nobody) -- and logical time is short of both the
- * quantum's end and the next lead check (pp_fast_until).  A write takes
- * its fast path where the line's entry in pp_fastw is open: that event is
- * a write and the line the thread's alone; it then also stores itself as
- * the last writer of its words in the line's shadow.  pp_on_access
- * opens the entry of each line it handles; whatever could change one of
- * those facts closes the entries: a new quantum, a heap or marker event,
- * a moved buffer, a merge, another thread.  With finite caches only the
- * thread's very last event takes folds, so every push closes them. */
-PP_FastEntry pp_fast[PP_FAST];
-PP_FastWrite pp_fastw[PP_FAST];
-ULong pp_fast_until;              /* an access at this logical time or later takes the call */
-static ULong fast_dummy;          /* what a closed entry's bytes go to */
-ULong pp_fast_dummy_w[16];        /* and its words' last writers (a line's words at most) */
+/* The fast path (fast() below): an access folds into its line's latest
+ * event without order() and fold(), where they would do nothing else: the
+ * line's entry in this table is open -- the running thread's latest event
+ * on the line is one of its current quantum and takes folds, and the line
+ * has no written word to follow (its owner is the thread or nobody) -- and
+ * logical time is short of both that quantum's end and the next lead
+ * check (until).  A write also needs the event to be a write and the line
+ * the thread's alone (wkey), and then stores itself as the last writer of
+ * its words in the line's shadow (w).  on_access() opens the entry of
+ * each line it handles; whatever could change one of those facts but time
+ * closes them all: a heap or marker event, a moved buffer, a merge,
+ * another thread, with finite caches any event (only the very last one
+ * takes folds). */
+typedef struct {
+	UWord key, wkey;          /* the line open to reads, to writes; NOKEY none */
+	ULong until;
+	ULong *more, *wmore;      /* the event's bytes read, written */
+	ULong *w;                 /* the line's last writers */
+} Fast;
+static Fast fast_tab[PP_FAST];
+static ULong fast_dummy, fast_dummy_w[16];   /* a closed entry's: no line's */
 static ULong next_check;          /* check_ahead's next logical time */
 
 static inline void fast_close_at(UInt i)
 {
-	pp_fast[i].key = NOKEY;
-	pp_fast[i].more = &fast_dummy;
-	pp_fastw[i].key = NOKEY;
-	pp_fastw[i].wmore = &fast_dummy;
-	pp_fastw[i].w = pp_fast_dummy_w;
+	fast_tab[i].key = fast_tab[i].wkey = NOKEY;
+	fast_tab[i].more = fast_tab[i].wmore = &fast_dummy;
+	fast_tab[i].w = fast_dummy_w;
 }
 
 void pp_fast_close(void)
@@ -70,7 +70,7 @@ void pp_fast_close(void)
 static inline void fast_close_key(UWord key)
 {
 	UInt i = (UInt)(key & (PP_FAST - 1));
-	if (pp_fast[i].key == key || pp_fastw[i].key == key)
+	if (fast_tab[i].key == key)
 		fast_close_at(i);
 }
 
@@ -238,16 +238,18 @@ ULong pp_after(Int me, UInt w, ULong wts)
  * threads one after another.  So they record their write and follow none;
  * what a lock protects is still ordered by the plain accesses inside.
  * For the same reason the C library's own accesses (thread bookkeeping,
- * its locks' internals) record their writes and follow none. */
-static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
+ * its locks' internals) record their writes and follow none.  Returns the
+ * owner of the access's (first) line after it. */
+static UInt order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 {
 	Addr g, end = a + size;
 	UWord key = a >> pp_cfg.shift;
 	UInt owner = owner_of(key);
+	Bool one = ((end - 1) >> pp_cfg.shift) == key;
 	/* A line whose written words are all this thread's, or none, has
 	 * nothing to follow (most are: a thread's stack, its own data); its
 	 * owner is in the front cache, so a read of it touches no shadow. */
-	if (((end - 1) >> pp_cfg.shift) == key && (owner == (UInt)me || owner == NOSLOT))
+	if (one && (owner == (UInt)me || owner == NOSLOT))
 		g = end;
 	else
 		g = a & ~(Addr)3;
@@ -266,7 +268,14 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 		}
 	}
 	if (kind == PP_READ)
-		return;
+		return owner;
+	if (one && owner == (UInt)me) {   /* the thread's line: no owner to change */
+		ULong *w = shadow_of(key)->w, v = W_MAKE(me, pp_ic);
+		UInt i, last = (UInt)(((end - 1) & (pp_cfg.line - 1)) >> 2);
+		for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
+			w[i] = v;
+		return owner;
+	}
 	for (g = a & ~(Addr)3; g < end; g += 4) {
 		Shadow *sh = shadow_of(g >> pp_cfg.shift);
 		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
@@ -274,6 +283,7 @@ static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 		if (sh->owner != (UInt)me)
 			set_owner(sh, sh->owner == NOSLOT ? (UInt)me : MIXED);
 	}
+	return owner == NOSLOT || owner == (UInt)me ? (UInt)me : MIXED;
 }
 
 static void check_ahead(void);
@@ -340,12 +350,11 @@ static void forget_recent(PP_Thread *t)
 /* After the running thread's access at a: its line's entry, open when the
  * access is within one line, the line has nothing to follow and e (the
  * event the access went to) is one of this quantum. */
-static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e)
+static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner)
 {
 	UWord key = a >> pp_cfg.shift;
-	UInt owner = owner_of(key);
 	PP_Thread *t = &pp_thr[me];
-	PP_FastEntry *f = &pp_fast[key & (PP_FAST - 1)];
+	Fast *f = &fast_tab[key & (PP_FAST - 1)];
 	if (((a + size - 1) >> pp_cfg.shift) != key || (owner != (UInt)me && owner != NOSLOT) ||
 	    e < t->buf + t->q_first || pp_ic >= t->fold_end) {
 		fast_close_key(key);
@@ -353,49 +362,40 @@ static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e)
 	}
 	f->key = key;
 	f->more = &e->more;
-	pp_fast_until = t->fold_end < next_check ? t->fold_end : next_check;
-	/* A write folds into a write, and has nothing to follow and no owner
-	 * to change only on a line all its own. */
+	f->until = t->fold_end < next_check ? t->fold_end : next_check;
 	if ((e->kind & 0xf) != PP_READ && owner == (UInt)me) {
-		PP_FastWrite *w = &pp_fastw[key & (PP_FAST - 1)];
-		w->key = key;
-		w->wmore = &e->wmore;
-		w->w = shadow_of(key)->w;
-	} else if (pp_fastw[key & (PP_FAST - 1)].key != NOKEY) {
-		pp_fastw[key & (PP_FAST - 1)].key = NOKEY;
-		pp_fastw[key & (PP_FAST - 1)].wmore = &fast_dummy;
-		pp_fastw[key & (PP_FAST - 1)].w = pp_fast_dummy_w;
+		f->wkey = key;
+		f->wmore = &e->wmore;
+		f->w = shadow_of(key)->w;
+	} else {
+		f->wkey = NOKEY;
+		f->wmore = &fast_dummy;
+		f->w = fast_dummy_w;
 	}
 }
 
-/* The fast path: the access's line is open (pp_fast) and the access stays
- * in it, short of pp_fast_until: a read ORs its bytes into the event, a
- * write of up to 8 bytes on a line open to writes also its written bytes,
- * and stores the thread as the last writer of its words -- all that
- * order() and fold() would do.  Whether it did. */
+/* Whether the access took the fast path. */
 static inline Bool fast(Addr a, UInt size, UInt kind)
 {
 	UWord key = a >> pp_cfg.shift;
-	UInt i = (UInt)(key & (PP_FAST - 1)), off;
-	ULong m;
-	if (pp_fast[i].key != key || ((a + size - 1) >> pp_cfg.shift) != key ||
-	    pp_ic >= pp_fast_until || !size)
+	Fast *f = &fast_tab[key & (PP_FAST - 1)];
+	UInt off, g, last;
+	ULong m, v;
+	if (f->key != key || ((a + size - 1) >> pp_cfg.shift) != key || pp_ic >= f->until || !size)
 		return False;
 	off = (UInt)(a & (pp_cfg.line - 1));
 	m = pp_byte_mask(off, size);
 	if (kind == PP_READ) {
-		*pp_fast[i].more |= m;
+		*f->more |= m;
 		return True;
 	}
-	if (kind != PP_WRITE || pp_fastw[i].key != key || size > 8)
+	if (kind != PP_WRITE || f->wkey != key || size > 8)
 		return False;
-	*pp_fastw[i].wmore |= m;
-	{
-		ULong v = W_MAKE(pp_cur, pp_ic), *w = pp_fastw[i].w;
-		UInt g, last = (off + size - 1) >> 2;
-		for (g = off >> 2; g <= last; g++)
-			w[g] = v;
-	}
+	*f->wmore |= m;
+	v = W_MAKE(pp_cur, pp_ic);
+	last = (off + size - 1) >> 2;
+	for (g = off >> 2; g <= last; g++)
+		f->w[g] = v;
 	return True;
 }
 
@@ -404,17 +404,18 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 {
 	PP_Thread *t;
 	PP_Event *e;
+	UInt owner;
 	if (!size || pp_cur < 0)
 		return;
 	fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
 	check_ahead();
-	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
+	owner = order(pp_cur, a, size, kind, lib || kind == PP_RMW);
 	t = &pp_thr[pp_cur];
 	if (!(e = fold(t, a, size, kind))) {
 		pp_push(pp_cur, pp_ic, a, ip, size, kind);
 		e = &t->buf[t->n - 1];
 	}
-	fast_open(pp_cur, a, size, e);
+	fast_open(pp_cur, a, size, e, owner);
 }
 
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
@@ -430,27 +431,40 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 static void merge_upto(ULong h);
 static void check_ahead(void);
 
+/* Moves t's unmerged events to the start of its buffer, and the places
+ * it remembers with them (the fast entries are closed by the caller). */
+static void slide(PP_Thread *t)
+{
+	UWord d = t->head;
+	UInt i;
+	VG_(memmove)(t->buf, t->buf + d, (t->n - d) * sizeof *t->buf);
+	t->n -= d;
+	t->head = 0;
+	t->solid = t->solid > d ? t->solid - d : 0;
+	t->q_first = t->q_first > d ? t->q_first - d : 0;
+	for (i = 0; i < PP_RECENT; i++) {
+		if (t->recent[i].pos >= d)
+			t->recent[i].pos -= (UInt)d;
+		else
+			t->recent[i].key = NOKEY;
+	}
+}
+
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 {
 	PP_Thread *t = &pp_thr[slot];
 	PP_Event *e;
 	if (ts < floor_ts)
 		ts = floor_ts;
-	if ((kind & 0xf) > PP_RMW || ts >= t->fold_end || pp_cfg.ways || t->n == t->cap ||
-	    slot != pp_cur)
+	if ((kind & 0xf) > PP_RMW || pp_cfg.ways || t->n == t->cap || slot != pp_cur)
 		pp_fast_close();          /* its events stop taking folds, or move */
 	if (t->n == t->cap) {
 		if (t->n - t->head >= PP_BUF_MAX) {   /* a thread far ahead of a stalled one */
 			pp_forced++;
 			merge_upto(ts);
 		}
-		if (t->head > 0) {           /* slide the unmerged rest down */
-			VG_(memmove)(t->buf, t->buf + t->head, (t->n - t->head) * sizeof *t->buf);
-			t->n -= t->head;
-			t->head = 0;
-			t->solid = t->n;       /* the remembered places moved */
-			forget_recent(t);
-		}
+		if (t->head > 0)
+			slide(t);
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 4096;
 			t->buf = VG_(realloc)("ptbprof.buf", t->buf, t->cap * sizeof *t->buf);
@@ -525,6 +539,8 @@ static inline void fetch_ahead(const PP_Thread *t)
 	}
 }
 
+#define SLIDE_MIN 4096      /* merged events that make a slide of the rest worth it */
+
 static void merge_upto(ULong h)
 {
 	ULong Q = pp_cfg.quantum, qh = h == ~0ULL ? ~0ULL : h / Q, last = floor_ts, qlo, qend;
@@ -567,11 +583,18 @@ static void merge_upto(ULong h)
 		last = qh * Q;
 	if (last > floor_ts)
 		floor_ts = last;
-	for (s = 0; s < n; s++)
-		if (pp_thr[s].head == pp_thr[s].n && pp_thr[s].n) {
-			pp_thr[s].head = pp_thr[s].n = pp_thr[s].solid = pp_thr[s].q_first = 0;
-			forget_recent(&pp_thr[s]);
-		}
+	/* A buffer merged to its end starts again at its beginning; one with a
+	 * few events left that a stalled thread holds back slides them there:
+	 * so it stays where the cache has it, rather than walking through
+	 * memory until it is full. */
+	for (s = 0; s < n; s++) {
+		PP_Thread *t = &pp_thr[s];
+		if (t->head == t->n && t->n) {
+			t->head = t->n = t->solid = t->q_first = 0;
+			forget_recent(t);
+		} else if (t->head >= SLIDE_MIN && t->n - t->head <= t->head / 8)
+			slide(t);
+	}
 }
 
 void pp_process(Bool all)

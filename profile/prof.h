@@ -82,14 +82,8 @@ extern Int pp_cur;            /* its slot, -1 when none runs */
 void pp_merge_init(void);
 void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
-#define PP_FAST 16            /* lines open to a read's fast path (merge.c) */
-typedef struct { UWord key; ULong *more; } PP_FastEntry;   /* by key % PP_FAST */
-typedef struct { UWord key; ULong *wmore, *w; UWord pad; } PP_FastWrite;  /* w: the shadow's words */
-extern PP_FastEntry pp_fast[PP_FAST];
-extern PP_FastWrite pp_fastw[PP_FAST];
-extern ULong pp_fast_until;
-extern ULong pp_fast_dummy_w[16];
-void pp_fast_close(void);
+#define PP_FAST 16            /* lines open to the fast path (merge.c) */
+void pp_fast_close(void);    /* closes them all */
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
 void pp_process(Bool all);
 void pp_mark_exit(Int s, Addr a, ULong ts);
