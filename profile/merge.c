@@ -48,6 +48,8 @@ typedef struct {
 	ULong until;
 	ULong *more, *wmore;      /* the event's bytes read, written */
 	ULong *w;                 /* the line's last writers */
+	void *line;               /* its node's model part */
+	UInt owner;               /* its owner when opened: the thread or NOSLOT */
 } Fast;
 static Fast fast_tab[PP_FAST];
 static ULong fast_dummy, fast_dummy_w[16];   /* a closed entry's: no line's */
@@ -83,6 +85,7 @@ typedef struct Shadow {
 	struct Shadow *next;
 	UWord key;
 	UInt owner;    /* the one slot that wrote every written word; NOSLOT none; MIXED */
+	ULong line[PP_LINE_BYTES / 8];   /* the model's (model.c) */
 	ULong w[];
 } Shadow;
 #define MIXED 0xfe
@@ -204,6 +207,19 @@ static inline Shadow *shadow_of(UWord key)
 	if (TAG_KEY(front[f].tag) == key)
 		return front[f].sh;
 	return shadow_slow(key);
+}
+
+void *pp_line_of(UWord key)
+{
+	return shadow_of(key)->line;
+}
+
+void pp_lines_foreach(void (*fn)(void *line))
+{
+	Shadow *sh;
+	VG_(HT_ResetIter)(shadows);
+	while ((sh = VG_(HT_Next)(shadows)))
+		fn(sh->line);
 }
 
 /* A line's owner as its front entry has it, the entry filled if need be. */
@@ -350,7 +366,7 @@ static void forget_recent(PP_Thread *t)
 /* After the running thread's access at a: its line's entry, open when the
  * access is within one line, the line has nothing to follow and e (the
  * event the access went to) is one of this quantum. */
-static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner)
+static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner, Shadow *sh)
 {
 	UWord key = a >> pp_cfg.shift;
 	PP_Thread *t = &pp_thr[me];
@@ -363,14 +379,15 @@ static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner)
 	f->key = key;
 	f->more = &e->more;
 	f->until = t->fold_end < next_check ? t->fold_end : next_check;
+	f->owner = owner;
+	f->line = sh->line;
+	f->w = sh->w;
 	if ((e->kind & 0xf) != PP_READ && owner == (UInt)me) {
 		f->wkey = key;
 		f->wmore = &e->wmore;
-		f->w = shadow_of(key)->w;
 	} else {
 		f->wkey = NOKEY;
 		f->wmore = &fast_dummy;
-		f->w = fast_dummy_w;
 	}
 }
 
@@ -389,7 +406,7 @@ static inline Bool fast(Addr a, UInt size, UInt kind)
 		*f->more |= m;
 		return True;
 	}
-	if (kind != PP_WRITE || f->wkey != key || size > 8)
+	if (kind != PP_WRITE || f->wkey != key)
 		return False;
 	*f->wmore |= m;
 	v = W_MAKE(pp_cur, pp_ic);
@@ -405,17 +422,39 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 	PP_Thread *t;
 	PP_Event *e;
 	UInt owner;
+	UWord key = a >> pp_cfg.shift;
+	Fast *f = &fast_tab[key & (PP_FAST - 1)];
+	Shadow *sh;
 	if (!size || pp_cur < 0)
 		return;
-	fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
 	check_ahead();
-	owner = order(pp_cur, a, size, kind, lib || kind == PP_RMW);
+	if (f->key == key && ((a + size - 1) >> pp_cfg.shift) == key &&
+	    (kind == PP_READ || (kind == PP_WRITE && f->wkey == key))) {
+		/* The line's entry, its time run out, still knows the line: no
+		 * other thread has run since it was opened and the thread's own
+		 * writes kept it up to date, so the owner is still the thread
+		 * or nobody -- nothing to follow -- or, open to writes, the
+		 * thread: order() would only store the words written. */
+		owner = f->owner;
+		sh = (Shadow *)((UChar *)f->line - offsetof(Shadow, line));
+		if (kind == PP_WRITE) {
+			ULong v = W_MAKE(pp_cur, pp_ic);
+			UInt i, last = (UInt)(((a + size - 1) & (pp_cfg.line - 1)) >> 2);
+			for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
+				sh->w[i] = v;
+		}
+	} else {
+		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
+		owner = order(pp_cur, a, size, kind, lib || kind == PP_RMW);
+		sh = shadow_of(key);      /* in the front cache: order() */
+	}
 	t = &pp_thr[pp_cur];
 	if (!(e = fold(t, a, size, kind))) {
 		pp_push(pp_cur, pp_ic, a, ip, size, kind);
 		e = &t->buf[t->n - 1];
+		e->line = sh->line;
 	}
-	fast_open(pp_cur, a, size, e, owner);
+	fast_open(pp_cur, a, size, e, owner, sh);
 }
 
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
@@ -477,6 +516,7 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	e->size = size;
 	e->kind = kind;
 	e->more = e->wmore = 0;
+	e->line = NULL;
 	if (ts >= t->fold_end) {
 		t->fold_end = (ts / pp_cfg.quantum + 1) * pp_cfg.quantum;
 		t->q_first = t->n - 1;
@@ -511,31 +551,18 @@ static ULong horizon(void)
 	return h;
 }
 
-/* The model waits for memory: a line's front entry, its node and its
- * records, each a cache miss when the line was touched long ago.  The
- * merge asks for them a few events ahead, in three steps, each needing
- * what the one before fetched; a fetch for an event that comes later than
- * expected (another thread's quantum first) only costs the fetch. */
-#define AHEAD_FRONT 32
-#define AHEAD_LINE 16
-#define AHEAD_RECS 6
+/* The model waits for memory: a line's node, with its first cache's
+ * record, is a cache miss when the line was touched long ago.  The merge
+ * asks for it a few events ahead; a fetch for an event that comes later
+ * than expected (another thread's quantum first) only costs the fetch. */
+#define AHEAD_LINE 12
 static inline void fetch_ahead(const PP_Thread *t)
 {
 	const PP_Event *e;
-	if (t->head + AHEAD_FRONT < t->n) {
-		e = &t->buf[t->head + AHEAD_FRONT];
-		if ((e->kind & 0xf) <= PP_RMW)
-			__builtin_prefetch(&pp_line_front[pp_lfront_ix(e->addr >> pp_cfg.shift)]);
-	}
-	if (t->head + AHEAD_LINE < t->n) {
-		e = &t->buf[t->head + AHEAD_LINE];
-		if ((e->kind & 0xf) <= PP_RMW)
-			pp_model_prefetch(e);
-	}
-	if (t->head + AHEAD_RECS < t->n) {
-		e = &t->buf[t->head + AHEAD_RECS];
-		if ((e->kind & 0xf) <= PP_RMW)
-			pp_model_prefetch_recs(e);
+	if (t->head + AHEAD_LINE < t->n && (e = &t->buf[t->head + AHEAD_LINE])->line) {
+		__builtin_prefetch(e->line);
+		__builtin_prefetch((const UChar *)e->line + 64);
+		__builtin_prefetch((const UChar *)e->line + PP_LINE_BYTES - 1);
 	}
 }
 

@@ -30,6 +30,7 @@ typedef struct {
 	 * they read or wrote (more), and those they wrote (wmore), as
 	 * pp_byte_mask gives them. */
 	ULong more, wmore;
+	void *line;    /* access: the model's part of its (first) line's node, NULL not known */
 } PP_Event;
 
 typedef struct {
@@ -84,6 +85,12 @@ void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 #define PP_FAST 16            /* lines open to the fast path (merge.c) */
 void pp_fast_close(void);    /* closes them all */
+/* A line's node holds its shadow (merge.c) and the model's record of it
+ * (model.c), PP_LINE_BYTES zeroed when the line is first touched: the
+ * model finds it through the event, without a lookup of its own. */
+#define PP_LINE_BYTES 152
+void *pp_line_of(UWord key);
+void pp_lines_foreach(void (*fn)(void *line));
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
 void pp_process(Bool all);
 void pp_mark_exit(Int s, Addr a, ULong ts);
@@ -95,14 +102,6 @@ Int pp_slot_new(ThreadId tid);
 void pp_slot_end(ThreadId tid);
 
 /* model.c */
-#define PP_LFRONT_BITS 15
-extern void *pp_line_front[1u << PP_LFRONT_BITS];  /* its lines by a hash of their key */
-static inline UInt pp_lfront_ix(UWord key)
-{
-	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - PP_LFRONT_BITS));
-}
-void pp_model_prefetch(const PP_Event *e);
-void pp_model_prefetch_recs(const PP_Event *e);
 void pp_model_init(void);
 void pp_model_event(Int slot, const PP_Event *e);
 void pp_model_finish(void);
