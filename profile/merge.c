@@ -553,19 +553,11 @@ static ULong horizon(void)
 
 /* The model waits for memory: a line's node, with its first cache's
  * record, is a cache miss when the line was touched long ago.  The merge
- * asks for it a few events ahead; a fetch for an event that comes later
- * than expected (another thread's quantum first) only costs the fetch. */
-#define AHEAD_LINE 12
-static inline void fetch_ahead(const PP_Thread *t)
-{
-	const PP_Event *e;
-	if (t->head + AHEAD_LINE < t->n && (e = &t->buf[t->head + AHEAD_LINE])->line) {
-		__builtin_prefetch(e->line);
-		__builtin_prefetch((const UChar *)e->line + 64);
-		__builtin_prefetch((const UChar *)e->line + PP_LINE_BYTES - 1);
-	}
-}
-
+ * asks for it a few events ahead (in the loop itself: GCC drops a helper
+ * that only fetches, as having no effect); a fetch for an event that
+ * comes later than expected (another thread's quantum first) only costs
+ * the fetch. */
+#define AHEAD_LINE 16
 #define SLIDE_MIN 4096      /* merged events that make a slide of the rest worth it */
 
 static void merge_upto(ULong h)
@@ -594,7 +586,14 @@ static void merge_upto(ULong h)
 		qend = qlo + Q;
 		while (t->head < t->n && t->buf[t->head].ts < qend && t->buf[t->head].ts >= qlo) {
 			PP_Event *e = &t->buf[t->head++];
-			fetch_ahead(t);
+			if (t->head + AHEAD_LINE < t->n) {
+				const UChar *p = t->buf[t->head + AHEAD_LINE].line;
+				if (p) {
+					__builtin_prefetch(p);
+					__builtin_prefetch(p + 64);
+					__builtin_prefetch(p + PP_LINE_BYTES - 1);
+				}
+			}
 			if ((e->kind & 0xf) == PP_ROI)
 				pp_model_roi(e->aux != 0);
 			else if ((e->kind & 0xf) == PP_CACHE)
