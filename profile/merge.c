@@ -16,10 +16,8 @@
 #include <pub_tool_hashtable.h>
 #include <pub_tool_threadstate.h>
 #include "profile/prof.h"
+#include "profile/shadow.h"
 
-#define NOSLOT 0xff
-#define NOKEY (~(UWord)0)    /* no line's key: addresses are shifted */
-#define EXITED 0x40          /* with a slot: the word a thread's exit cleared */
 
 ULong pp_ic;
 Int pp_cur = -1;
@@ -78,50 +76,13 @@ static inline void fast_close_key(UWord key)
 
 static Int *slot_map;         /* Valgrind thread id -> slot */
 
-/* The last writer of each 4-byte word of a line, in real (recording)
- * order: its logical time above 8 bits, its slot (NOSLOT: none; EXITED
- * marked) below, so that an access reads one word per 4 bytes. */
-typedef struct Shadow {
-	struct Shadow *next;
-	UWord key;
-	UInt owner;    /* the one slot that wrote every written word; NOSLOT none; MIXED */
-	ULong line[PP_LINE_BYTES / 8];   /* the model's (model.c) */
-	ULong w[];
-} Shadow;
-#define MIXED 0xfe
-#define W_SLOT(v) ((UInt)((v) & 0xff))
-#define W_TS(v) ((v) >> 8)
-#define W_MAKE(slot, ts) (((ULong)(ts) << 8) | (slot))
-static VgHashTable *shadows;
-/* In front of the table, the shadows of recently used lines: most
- * accesses find theirs here, without the table's division and chain
- * (shadows are never freed, so a pointer here stays good).  An entry is
- * the line's key and its shadow's owner in one word, and the shadow: 16
- * bytes.  The 16 lines of an aligned block take neighbouring entries (a
- * stack frame, a structure, an array touch fewer host cache lines of the
- * table than lines), and blocks are spread by a hash. */
-#define FRONT_BITS 15
-static struct { UWord tag; Shadow *sh; } front[1u << FRONT_BITS];
-#define TAG(key, owner) (((key) << 8) | (owner))
-#define TAG_KEY(tag) ((tag) >> 8)
-#define TAG_OWNER(tag) ((UInt)((tag) & 0xff))
-#define FRONTABLE(key) (((key) >> 55) == 0)   /* its tag keeps the whole key */
-
-static inline UInt front_ix(UWord key)
-{
-	return (UInt)(key ^ (((key >> 4) * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS))) &
-	       ((1u << FRONT_BITS) - 1);
-}
-
 void pp_merge_init(void)
 {
 	UInt i;
-	shadows = VG_(HT_construct)("ptbprof.shadow");
 	slot_map = VG_(malloc)("ptbprof.slots", VG_N_THREADS * sizeof *slot_map);
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_map[i] = -1;
-	for (i = 0; i < (1u << FRONT_BITS); i++)
-		front[i].tag = ~(UWord)0;   /* no line's: keys are addresses shifted */
+	pp_shadow_init();
 	pp_fast_close();
 }
 
@@ -161,85 +122,6 @@ void pp_slot_end(ThreadId tid)
 	slot_map[tid] = -1;
 }
 
-/* Zeroed memory for the nodes of the line tables, which are never freed:
- * carved from large blocks, without an allocator's header per node, and
- * in the order the lines are first touched, so that the nodes of lines
- * touched together lie together. */
-void *pp_bump(SizeT n)
-{
-	static UChar *cur, *end;
-	void *p;
-	n = (n + 15) & ~(SizeT)15;
-	if (n > (SizeT)(end - cur)) {
-		SizeT chunk = n > (1u << 20) ? n : (1u << 20);
-		cur = VG_(malloc)("ptbprof.nodes", chunk);
-		end = cur + chunk;
-	}
-	p = cur;
-	cur += n;
-	VG_(memset)(p, 0, n);
-	return p;
-}
-
-static Shadow *shadow_slow(UWord key)
-{
-	Shadow *sh = VG_(HT_lookup)(shadows, key);
-	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1, i;
-	if (!sh) {
-		sh = pp_bump(sizeof *sh + g * sizeof(ULong));
-		sh->key = key;
-		sh->owner = NOSLOT;
-		for (i = 0; i < g; i++)
-			sh->w[i] = W_MAKE(NOSLOT, 0);
-		VG_(HT_add_node)(shadows, sh);
-	}
-	if (FRONTABLE(key)) {
-		UInt f = front_ix(key);
-		front[f].tag = TAG(key, sh->owner);
-		front[f].sh = sh;
-	}
-	return sh;
-}
-
-static inline Shadow *shadow_of(UWord key)
-{
-	UInt f = front_ix(key);
-	if (TAG_KEY(front[f].tag) == key)
-		return front[f].sh;
-	return shadow_slow(key);
-}
-
-void *pp_line_of(UWord key)
-{
-	return shadow_of(key)->line;
-}
-
-void pp_lines_foreach(void (*fn)(void *line))
-{
-	Shadow *sh;
-	VG_(HT_ResetIter)(shadows);
-	while ((sh = VG_(HT_Next)(shadows)))
-		fn(sh->line);
-}
-
-/* A line's owner as its front entry has it, the entry filled if need be. */
-static inline UInt owner_of(UWord key)
-{
-	UInt f = front_ix(key);
-	if (TAG_KEY(front[f].tag) == key)
-		return TAG_OWNER(front[f].tag);
-	return shadow_slow(key)->owner;
-}
-
-/* A shadow's owner, and its front entry's (where it is one) with it. */
-static inline void set_owner(Shadow *sh, UInt owner)
-{
-	UInt f = front_ix(sh->key);
-	sh->owner = owner;
-	if (TAG_KEY(front[f].tag) == sh->key)
-		front[f].tag = TAG(sh->key, owner);
-}
-
 /* The earliest time at which slot `me` may follow slot w's event at wts:
  * a higher slot runs after a lower one within a quantum. */
 ULong pp_after(Int me, UInt w, ULong wts)
@@ -247,74 +129,7 @@ ULong pp_after(Int me, UInt w, ULong wts)
 	return (UInt)me > w ? wts + 1 : (wts / pp_cfg.quantum + 1) * pp_cfg.quantum;
 }
 
-/* Pushes pp_ic past the writes this access observes, then records its own.
- * An atomic read-modify-write observes too, but Valgrind's one-at-a-time
- * schedule decides which of several comes first, and most are commutative
- * (counts of threads, reference counts): following them would chain the
- * threads one after another.  So they record their write and follow none;
- * what a lock protects is still ordered by the plain accesses inside.
- * For the same reason the C library's own accesses (thread bookkeeping,
- * its locks' internals) record their writes and follow none.  Returns the
- * owner of the access's (first) line after it. */
-static UInt order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
-{
-	Addr g, end = a + size;
-	UWord key = a >> pp_cfg.shift;
-	UInt owner = owner_of(key);
-	Bool one = ((end - 1) >> pp_cfg.shift) == key;
-	/* A line whose written words are all this thread's, or none, has
-	 * nothing to follow (most are: a thread's stack, its own data); its
-	 * owner is in the front cache, so a read of it touches no shadow. */
-	if (one && (owner == (UInt)me || owner == NOSLOT))
-		g = end;
-	else
-		g = a & ~(Addr)3;
-	for (; g < end; g += 4) {
-		Shadow *sh = shadow_of(g >> pp_cfg.shift);
-		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		ULong v = sh->w[i];
-		UInt w = W_SLOT(v);
-		if (w == NOSLOT || (follows_none && !(w & EXITED)))
-			continue;
-		w &= ~(UInt)EXITED;
-		if (w != (UInt)me) {
-			ULong t = pp_after(me, w, W_TS(v));
-			if (pp_ic < t)
-				pp_ic = t;
-		}
-	}
-	if (kind == PP_READ)
-		return owner;
-	if (one && owner == (UInt)me) {   /* the thread's line: no owner to change */
-		ULong *w = shadow_of(key)->w, v = W_MAKE(me, pp_ic);
-		UInt i, last = (UInt)(((end - 1) & (pp_cfg.line - 1)) >> 2);
-		for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
-			w[i] = v;
-		return owner;
-	}
-	for (g = a & ~(Addr)3; g < end; g += 4) {
-		Shadow *sh = shadow_of(g >> pp_cfg.shift);
-		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		sh->w[i] = W_MAKE(me, pp_ic);
-		if (sh->owner != (UInt)me)
-			set_owner(sh, sh->owner == NOSLOT ? (UInt)me : MIXED);
-	}
-	return owner == NOSLOT || owner == (UInt)me ? (UInt)me : MIXED;
-}
-
 static void check_ahead(void);
-
-/* The kernel clears an exiting thread's tid word: whoever reads it
- * (pthread_join finding the thread gone, without waiting) follows the
- * exit, even from the C library. */
-void pp_mark_exit(Int s, Addr a, ULong ts)
-{
-	Shadow *sh = shadow_of(a >> pp_cfg.shift);
-	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
-	sh->w[i] = W_MAKE(s | EXITED, ts);
-	set_owner(sh, MIXED);
-	pp_fast_close();
-}
 
 /* Folds the running thread's access into its latest event on the same
  * line when the merge would feed it to the model in the same run of the
@@ -445,7 +260,7 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 		}
 	} else {
 		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
-		owner = order(pp_cur, a, size, kind, lib || kind == PP_RMW);
+		owner = pp_order(pp_cur, a, size, kind, lib || kind == PP_RMW);
 		sh = shadow_of(key);      /* in the front cache: order() */
 	}
 	t = &pp_thr[pp_cur];

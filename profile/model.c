@@ -243,8 +243,6 @@ void pp_model_event(Int slot, const PP_Event *e)
 	}
 }
 
-/* PTBPROF_START (on) and PTBPROF_STOP: the first start forgets what was
- * counted before it, open lifetimes' misses included. */
 static void forget_misses(void *node)
 {
 	Rec *r;
@@ -259,6 +257,8 @@ static void close_lives(void *node)
 		close_life(r);
 }
 
+/* PTBPROF_START (on) and PTBPROF_STOP: the first start forgets what was
+ * counted before it, open lifetimes' misses included. */
 void pp_model_roi(Bool on)
 {
 	UInt i;
