@@ -20,7 +20,7 @@
 #include "profile/ptbench-profile.h"
 #include <pub_tool_libcproc.h>
 
-PP_Config pp_cfg = { 64, 6, 100, 0, 0, NULL, False };
+PP_Config pp_cfg = { 64, 6, 0, 100, 0, 0, NULL, False };
 static Int pp_pid;    /* a forked child that exits leaves the result alone */
 
 static Bool pow2(ULong v) { return v && !(v & (v - 1)); }
@@ -87,6 +87,7 @@ static void pp_post_clo_init(void)
 		pp_cfg.shift++;
 	while ((1u << pp_cfg.shift) > pp_cfg.line)
 		pp_cfg.shift--;
+	pp_cfg.mshift = pp_cfg.shift > 6 ? pp_cfg.shift - 6 : 0;   /* 64 bits a line */
 	pp_objects_init();
 	pp_model_init();
 	pp_merge_init();
@@ -252,6 +253,7 @@ static void pp_start(ThreadId tid, ULong blocks)
 {
 	Int s = pp_slot_of(tid);
 	PP_Thread *t = &pp_thr[s];
+	pp_fast_close();     /* the open lines were another thread's */
 	pp_cur = s;
 	pp_ic = t->ts;
 	if (!t->ktid)

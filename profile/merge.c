@@ -16,9 +16,8 @@
 #include <pub_tool_hashtable.h>
 #include <pub_tool_threadstate.h>
 #include "profile/prof.h"
+#include "profile/shadow.h"
 
-#define NOSLOT 0xff
-#define EXITED 0x40          /* with a slot: the word a thread's exit cleared */
 
 ULong pp_ic;
 Int pp_cur = -1;
@@ -28,42 +27,63 @@ ULong pp_forced;
 ULong pp_yield_now;
 
 static ULong floor_ts;        /* every event before it has been merged */
-static Int *slot_map;         /* Valgrind thread id -> slot */
 
-/* The last writer of each 4-byte word of a line, in real (recording)
- * order: its logical time above 8 bits, its slot (NOSLOT: none; EXITED
- * marked) below, so that an access reads one word per 4 bytes. */
-typedef struct Shadow {
-	struct Shadow *next;
-	UWord key;
-	UInt owner;    /* the one slot that wrote every written word; NOSLOT none; MIXED */
-	ULong w[];
-} Shadow;
-#define MIXED 0xfe
-#define W_SLOT(v) ((UInt)((v) & 0xff))
-#define W_TS(v) ((v) >> 8)
-#define W_MAKE(slot, ts) (((ULong)(ts) << 8) | (slot))
-static VgHashTable *shadows;
-/* In front of the table, the shadows of recently used lines by a hash of
- * their key: most accesses find theirs here, without the table's division
- * and chain (shadows are never freed, so a pointer here stays good). */
-#define FRONT_BITS 15
-static struct { UWord key; Shadow *sh; UInt owner; } front[1u << FRONT_BITS];  /* owner: sh's */
+/* The fast path (fast() below): an access folds into its line's latest
+ * event without order() and fold(), where they would do nothing else: the
+ * line's entry in this table is open -- the running thread's latest event
+ * on the line is one of its current quantum and takes folds, and the line
+ * has no written word to follow (its owner is the thread or nobody) -- and
+ * logical time is short of both that quantum's end and the next lead
+ * check (until).  A write also needs the event to be a write and the line
+ * the thread's alone (wkey), and then stores itself as the last writer of
+ * its words in the line's shadow (w).  on_access() opens the entry of
+ * each line it handles; whatever could change one of those facts but time
+ * closes them all: a heap or marker event, a moved buffer, a merge,
+ * another thread, with finite caches any event (only the very last one
+ * takes folds). */
+typedef struct {
+	UWord key, wkey;          /* the line open to reads, to writes; NOKEY none */
+	ULong until;
+	ULong *more, *wmore;      /* the event's bytes read, written */
+	ULong *w;                 /* the line's last writers */
+	void *line;               /* its node's model part */
+	UInt owner;               /* its owner when opened: the thread or NOSLOT */
+} Fast;
+static Fast fast_tab[PP_FAST];
+static ULong fast_dummy, fast_dummy_w[16];   /* a closed entry's: no line's */
+static ULong next_check;          /* check_ahead's next logical time */
 
-static inline UInt front_ix(UWord key)
+static inline void fast_close_at(UInt i)
 {
-	return (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
+	fast_tab[i].key = fast_tab[i].wkey = NOKEY;
+	fast_tab[i].more = fast_tab[i].wmore = &fast_dummy;
+	fast_tab[i].w = fast_dummy_w;
 }
+
+void pp_fast_close(void)
+{
+	UInt i;
+	for (i = 0; i < PP_FAST; i++)
+		fast_close_at(i);
+}
+
+static inline void fast_close_key(UWord key)
+{
+	UInt i = (UInt)(key & (PP_FAST - 1));
+	if (fast_tab[i].key == key)
+		fast_close_at(i);
+}
+
+static Int *slot_map;         /* Valgrind thread id -> slot */
 
 void pp_merge_init(void)
 {
 	UInt i;
-	shadows = VG_(HT_construct)("ptbprof.shadow");
 	slot_map = VG_(malloc)("ptbprof.slots", VG_N_THREADS * sizeof *slot_map);
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_map[i] = -1;
-	for (i = 0; i < (1u << FRONT_BITS); i++)
-		front[i].key = ~(UWord)0;   /* no line's key: addresses are shifted */
+	pp_shadow_init();
+	pp_fast_close();
 }
 
 ULong pp_floor(void) { return floor_ts; }
@@ -102,55 +122,6 @@ void pp_slot_end(ThreadId tid)
 	slot_map[tid] = -1;
 }
 
-/* Zeroed memory for the nodes of the line tables, which are never freed:
- * carved from large blocks, without an allocator's header per node, and
- * in the order the lines are first touched, so that the nodes of lines
- * touched together lie together. */
-void *pp_bump(SizeT n)
-{
-	static UChar *cur, *end;
-	void *p;
-	n = (n + 15) & ~(SizeT)15;
-	if (n > (SizeT)(end - cur)) {
-		SizeT chunk = n > (1u << 20) ? n : (1u << 20);
-		cur = VG_(malloc)("ptbprof.nodes", chunk);
-		end = cur + chunk;
-	}
-	p = cur;
-	cur += n;
-	VG_(memset)(p, 0, n);
-	return p;
-}
-
-static inline Shadow *shadow_of(UWord key)
-{
-	Shadow *sh;
-	UInt g = pp_cfg.line / 4 ? pp_cfg.line / 4 : 1, f = front_ix(key), i;
-	if (front[f].key == key)
-		return front[f].sh;
-	sh = VG_(HT_lookup)(shadows, key);
-	if (!sh) {
-		sh = pp_bump(sizeof *sh + g * sizeof(ULong));
-		sh->key = key;
-		sh->owner = NOSLOT;
-		for (i = 0; i < g; i++)
-			sh->w[i] = W_MAKE(NOSLOT, 0);
-		VG_(HT_add_node)(shadows, sh);
-	}
-	front[f].key = key;
-	front[f].owner = sh->owner;
-	return front[f].sh = sh;
-}
-
-/* A shadow's owner, and its front entry's (where it is one) with it. */
-static inline void set_owner(Shadow *sh, UInt owner)
-{
-	UInt f = front_ix(sh->key);
-	sh->owner = owner;
-	if (front[f].key == sh->key)
-		front[f].owner = owner;
-}
-
 /* The earliest time at which slot `me` may follow slot w's event at wts:
  * a higher slot runs after a lower one within a quantum. */
 ULong pp_after(Int me, UInt w, ULong wts)
@@ -158,66 +129,7 @@ ULong pp_after(Int me, UInt w, ULong wts)
 	return (UInt)me > w ? wts + 1 : (wts / pp_cfg.quantum + 1) * pp_cfg.quantum;
 }
 
-/* Pushes pp_ic past the writes this access observes, then records its own.
- * An atomic read-modify-write observes too, but Valgrind's one-at-a-time
- * schedule decides which of several comes first, and most are commutative
- * (counts of threads, reference counts): following them would chain the
- * threads one after another.  So they record their write and follow none;
- * what a lock protects is still ordered by the plain accesses inside.
- * For the same reason the C library's own accesses (thread bookkeeping,
- * its locks' internals) record their writes and follow none. */
-static void order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
-{
-	Addr g, end = a + size;
-	UWord key = a >> pp_cfg.shift;
-	UInt f = front_ix(key), owner;
-	if (front[f].key != key)
-		shadow_of(key);
-	owner = front[f].owner;
-	/* A line whose written words are all this thread's, or none, has
-	 * nothing to follow (most are: a thread's stack, its own data); its
-	 * owner is in the front cache, so a read of it touches no shadow. */
-	if (((end - 1) >> pp_cfg.shift) == key && (owner == (UInt)me || owner == NOSLOT))
-		g = end;
-	else
-		g = a & ~(Addr)3;
-	for (; g < end; g += 4) {
-		Shadow *sh = shadow_of(g >> pp_cfg.shift);
-		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		ULong v = sh->w[i];
-		UInt w = W_SLOT(v);
-		if (w == NOSLOT || (follows_none && !(w & EXITED)))
-			continue;
-		w &= ~(UInt)EXITED;
-		if (w != (UInt)me) {
-			ULong t = pp_after(me, w, W_TS(v));
-			if (pp_ic < t)
-				pp_ic = t;
-		}
-	}
-	if (kind == PP_READ)
-		return;
-	for (g = a & ~(Addr)3; g < end; g += 4) {
-		Shadow *sh = shadow_of(g >> pp_cfg.shift);
-		UInt i = (UInt)((g & (pp_cfg.line - 1)) >> 2);
-		sh->w[i] = W_MAKE(me, pp_ic);
-		if (sh->owner != (UInt)me)
-			set_owner(sh, sh->owner == NOSLOT ? (UInt)me : MIXED);
-	}
-}
-
 static void check_ahead(void);
-
-/* The kernel clears an exiting thread's tid word: whoever reads it
- * (pthread_join finding the thread gone, without waiting) follows the
- * exit, even from the C library. */
-void pp_mark_exit(Int s, Addr a, ULong ts)
-{
-	Shadow *sh = shadow_of(a >> pp_cfg.shift);
-	UInt i = (UInt)((a & (pp_cfg.line - 1)) >> 2);
-	sh->w[i] = W_MAKE(s | EXITED, ts);
-	set_owner(sh, MIXED);
-}
 
 /* Folds the running thread's access into its latest event on the same
  * line when the merge would feed it to the model in the same run of the
@@ -236,47 +148,161 @@ static inline UInt recent_ix(UWord key)
 	return (UInt)(key ^ (key >> 7)) & (PP_RECENT - 1);
 }
 
-static inline Bool fold(PP_Thread *t, Addr a, UInt size, UInt kind)
+static inline PP_Event *fold(PP_Thread *t, Addr a, UInt size, UInt kind)
 {
-	PP_Event *e;
 	UWord key = a >> pp_cfg.shift, pos;
 	UInt r = recent_ix(key);
 	if (pp_ic >= t->fold_end || t->recent[r].key != key)
-		return False;
+		return NULL;
 	pos = t->recent[r].pos;
 	if (pos < t->q_first || pos < t->solid || pos < t->head || pos >= t->n ||
-	    (pp_cfg.ways && pos != t->n - 1))
-		return False;
-	e = &t->buf[pos];
-	if ((e->kind & 0xf) > PP_RMW || (e->addr >> pp_cfg.shift) != key ||
-	    ((e->addr + e->size - 1) >> pp_cfg.shift) != key || ((a + size - 1) >> pp_cfg.shift) != key)
-		return False;
+	    (pp_cfg.ways && pos != t->n - 1) || ((a + size - 1) >> pp_cfg.shift) != key)
+		return NULL;
+	/* The entry says what the event is (an access within this line, and
+	 * whether it writes), so the event itself is only written to. */
 	if (kind == PP_READ)
-		e->more |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
-	else if ((e->kind & 0xf) != PP_READ)
-		e->wmore |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+		t->buf[pos].more |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
+	else if (t->recent[r].wr)
+		t->buf[pos].wmore |= pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), size);
 	else
+		return NULL;
+	return &t->buf[pos];
+}
+
+/* Forgets every remembered event of t: their places in its buffer are
+ * about to hold others. */
+static void forget_recent(PP_Thread *t)
+{
+	UInt i;
+	for (i = 0; i < PP_RECENT; i++)
+		t->recent[i].key = NOKEY;
+}
+
+/* After the running thread's access at a: its line's entry, open when the
+ * access is within one line, the line has nothing to follow and e (the
+ * event the access went to) is one of this quantum. */
+static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner, Shadow *sh)
+{
+	UWord key = a >> pp_cfg.shift;
+	PP_Thread *t = &pp_thr[me];
+	Fast *f = &fast_tab[key & (PP_FAST - 1)];
+	if (((a + size - 1) >> pp_cfg.shift) != key || (owner != (UInt)me && owner != NOSLOT) ||
+	    e < t->buf + t->q_first || pp_ic >= t->fold_end) {
+		fast_close_key(key);
+		return;
+	}
+	f->key = key;
+	f->more = &e->more;
+	f->until = t->fold_end < next_check ? t->fold_end : next_check;
+	f->owner = owner;
+	f->line = sh->line;
+	f->w = sh->w;
+	if ((e->kind & 0xf) != PP_READ && owner == (UInt)me) {
+		f->wkey = key;
+		f->wmore = &e->wmore;
+	} else {
+		f->wkey = NOKEY;
+		f->wmore = &fast_dummy;
+	}
+}
+
+/* Whether the access took the fast path. */
+static inline Bool fast(Addr a, UInt size, UInt kind)
+{
+	UWord key = a >> pp_cfg.shift;
+	Fast *f = &fast_tab[key & (PP_FAST - 1)];
+	UInt off, g, last;
+	ULong m, v;
+	if (f->key != key || ((a + size - 1) >> pp_cfg.shift) != key || pp_ic >= f->until || !size)
 		return False;
+	off = (UInt)(a & (pp_cfg.line - 1));
+	m = pp_byte_mask(off, size);
+	if (kind == PP_READ) {
+		*f->more |= m;
+		return True;
+	}
+	if (kind != PP_WRITE || f->wkey != key)
+		return False;
+	*f->wmore |= m;
+	v = W_MAKE(pp_cur, pp_ic);
+	last = (off + size - 1) >> 2;
+	for (g = off >> 2; g <= last; g++)
+		f->w[g] = v;
 	return True;
+}
+
+/* The rest of pp_on_access, apart so that the fast path's frame is small. */
+static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UInt kind, Bool lib)
+{
+	PP_Thread *t;
+	PP_Event *e;
+	UInt owner;
+	UWord key = a >> pp_cfg.shift;
+	Fast *f = &fast_tab[key & (PP_FAST - 1)];
+	Shadow *sh;
+	if (!size || pp_cur < 0)
+		return;
+	check_ahead();
+	if (f->key == key && ((a + size - 1) >> pp_cfg.shift) == key &&
+	    (kind == PP_READ || (kind == PP_WRITE && f->wkey == key))) {
+		/* The line's entry, its time run out, still knows the line: no
+		 * other thread has run since it was opened and the thread's own
+		 * writes kept it up to date, so the owner is still the thread
+		 * or nobody -- nothing to follow -- or, open to writes, the
+		 * thread: order() would only store the words written. */
+		owner = f->owner;
+		sh = (Shadow *)((UChar *)f->line - offsetof(Shadow, line));
+		if (kind == PP_WRITE) {
+			ULong v = W_MAKE(pp_cur, pp_ic);
+			UInt i, last = (UInt)(((a + size - 1) & (pp_cfg.line - 1)) >> 2);
+			for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
+				sh->w[i] = v;
+		}
+	} else {
+		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
+		owner = pp_order(pp_cur, a, size, kind, lib || kind == PP_RMW);
+		sh = shadow_of(key);      /* in the front cache: order() */
+	}
+	t = &pp_thr[pp_cur];
+	if (!(e = fold(t, a, size, kind))) {
+		pp_push(pp_cur, pp_ic, a, ip, size, kind);
+		e = &t->buf[t->n - 1];
+		e->line = sh->line;
+	}
+	fast_open(pp_cur, a, size, e, owner, sh);
 }
 
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 {
 	UInt size = szkd & 0xffff, kind = (szkd >> 16) & 7;
-	Bool lib = (szkd >> 19) & 1;
 	pp_ic += szkd >> 20;
 	if (pp_ic < floor_ts)
 		pp_ic = floor_ts;
-	if (!size || pp_cur < 0)
-		return;
-	check_ahead();
-	order(pp_cur, a, size, kind, lib || kind == PP_RMW);
-	if (!fold(&pp_thr[pp_cur], a, size, kind))
-		pp_push(pp_cur, pp_ic, a, ip, size, kind);
+	if (!fast(a, size, kind))
+		on_access(a, ip, size, kind, (szkd >> 19) & 1);
 }
 
 static void merge_upto(ULong h);
 static void check_ahead(void);
+
+/* Moves t's unmerged events to the start of its buffer, and the places
+ * it remembers with them (the fast entries are closed by the caller). */
+static void slide(PP_Thread *t)
+{
+	UWord d = t->head;
+	UInt i;
+	VG_(memmove)(t->buf, t->buf + d, (t->n - d) * sizeof *t->buf);
+	t->n -= d;
+	t->head = 0;
+	t->solid = t->solid > d ? t->solid - d : 0;
+	t->q_first = t->q_first > d ? t->q_first - d : 0;
+	for (i = 0; i < PP_RECENT; i++) {
+		if (t->recent[i].pos >= d)
+			t->recent[i].pos -= (UInt)d;
+		else
+			t->recent[i].key = NOKEY;
+	}
+}
 
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 {
@@ -284,17 +310,15 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	PP_Event *e;
 	if (ts < floor_ts)
 		ts = floor_ts;
+	if ((kind & 0xf) > PP_RMW || pp_cfg.ways || t->n == t->cap || slot != pp_cur)
+		pp_fast_close();          /* its events stop taking folds, or move */
 	if (t->n == t->cap) {
 		if (t->n - t->head >= PP_BUF_MAX) {   /* a thread far ahead of a stalled one */
 			pp_forced++;
 			merge_upto(ts);
 		}
-		if (t->head > 0) {           /* slide the unmerged rest down */
-			VG_(memmove)(t->buf, t->buf + t->head, (t->n - t->head) * sizeof *t->buf);
-			t->n -= t->head;
-			t->head = 0;
-			t->solid = t->n;       /* the remembered places moved */
-		}
+		if (t->head > 0)
+			slide(t);
 		if (t->n == t->cap) {
 			t->cap = t->cap ? t->cap * 2 : 4096;
 			t->buf = VG_(realloc)("ptbprof.buf", t->buf, t->cap * sizeof *t->buf);
@@ -307,6 +331,7 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	e->size = size;
 	e->kind = kind;
 	e->more = e->wmore = 0;
+	e->line = NULL;
 	if (ts >= t->fold_end) {
 		t->fold_end = (ts / pp_cfg.quantum + 1) * pp_cfg.quantum;
 		t->q_first = t->n - 1;
@@ -314,10 +339,13 @@ void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
 	if ((kind & 0xf) > PP_RMW)
 		t->solid = t->n;           /* nothing folds across it */
 	else {
-		t->recent[recent_ix(a >> pp_cfg.shift)].key = a >> pp_cfg.shift;
-		t->recent[recent_ix(a >> pp_cfg.shift)].pos = t->n - 1;
-		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].key = (a + size - 1) >> pp_cfg.shift;
-		t->recent[recent_ix((a + size - 1) >> pp_cfg.shift)].pos = t->n - 1;
+		UWord k0 = a >> pp_cfg.shift, k1 = (a + size - 1) >> pp_cfg.shift;
+		UInt r0 = recent_ix(k0), r1 = recent_ix(k1);
+		/* An access across two lines is folded into by none. */
+		t->recent[r0].key = k0 == k1 ? k0 : NOKEY;
+		t->recent[r0].pos = (UInt)(t->n - 1);
+		t->recent[r0].wr = (kind & 0xf) != PP_READ;
+		t->recent[r1].key = k0 == k1 ? k1 : NOKEY;
 	}
 }
 
@@ -338,10 +366,20 @@ static ULong horizon(void)
 	return h;
 }
 
+/* The model waits for memory: a line's node, with its first cache's
+ * record, is a cache miss when the line was touched long ago.  The merge
+ * asks for it a few events ahead (in the loop itself: GCC drops a helper
+ * that only fetches, as having no effect); a fetch for an event that
+ * comes later than expected (another thread's quantum first) only costs
+ * the fetch. */
+#define AHEAD_LINE 16
+#define SLIDE_MIN 4096      /* merged events that make a slide of the rest worth it */
+
 static void merge_upto(ULong h)
 {
-	ULong Q = pp_cfg.quantum, qh = h == ~0ULL ? ~0ULL : h / Q, last = floor_ts;
+	ULong Q = pp_cfg.quantum, qh = h == ~0ULL ? ~0ULL : h / Q, last = floor_ts, qlo, qend;
 	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
+	pp_fast_close();
 	for (;;) {
 		Int best = -1;
 		ULong bq = 0;
@@ -359,8 +397,18 @@ static void merge_upto(ULong h)
 		if (best < 0)
 			break;
 		t = &pp_thr[best];
-		while (t->head < t->n && t->buf[t->head].ts / Q == bq) {
+		qlo = bq * Q;            /* compares per event, not a division */
+		qend = qlo + Q;
+		while (t->head < t->n && t->buf[t->head].ts < qend && t->buf[t->head].ts >= qlo) {
 			PP_Event *e = &t->buf[t->head++];
+			if (t->head + AHEAD_LINE < t->n) {
+				const UChar *p = t->buf[t->head + AHEAD_LINE].line;
+				if (p) {
+					__builtin_prefetch(p);
+					__builtin_prefetch(p + 64);
+					__builtin_prefetch(p + PP_LINE_BYTES - 1);
+				}
+			}
 			if ((e->kind & 0xf) == PP_ROI)
 				pp_model_roi(e->aux != 0);
 			else if ((e->kind & 0xf) == PP_CACHE)
@@ -376,9 +424,18 @@ static void merge_upto(ULong h)
 		last = qh * Q;
 	if (last > floor_ts)
 		floor_ts = last;
-	for (s = 0; s < n; s++)
-		if (pp_thr[s].head == pp_thr[s].n)
-			pp_thr[s].head = pp_thr[s].n = pp_thr[s].solid = pp_thr[s].q_first = 0;
+	/* A buffer merged to its end starts again at its beginning; one with a
+	 * few events left that a stalled thread holds back slides them there:
+	 * so it stays where the cache has it, rather than walking through
+	 * memory until it is full. */
+	for (s = 0; s < n; s++) {
+		PP_Thread *t = &pp_thr[s];
+		if (t->head == t->n && t->n) {
+			t->head = t->n = t->solid = t->q_first = 0;
+			forget_recent(t);
+		} else if (t->head >= SLIDE_MIN && t->n - t->head <= t->head / 8)
+			slide(t);
+	}
 }
 
 void pp_process(Bool all)
@@ -392,7 +449,6 @@ void pp_process(Bool all)
  * every PP_LEAD / 4 instructions of logical time. */
 static void check_ahead(void)
 {
-	static ULong next_check;
 	ULong h = ~0ULL;
 	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS;
 	if (pp_ic < next_check)

@@ -33,43 +33,39 @@ typedef struct Rec {           /* one cache's history of one line */
 	UInt obj[LIFE_OBJS], cnt[LIFE_OBJS];
 } Rec;
 
-typedef struct Line {
-	struct Line *next;
+typedef struct Line {          /* in the line's node (merge.c), zeroed at first */
 	UWord key;
 	ULong sharers, ever;       /* caches holding it; caches that ever did */
+	Bool init;                 /* key set */
 	Bool dirty;                /* the one holder has modified it */
 	Bool ovalid;
 	UInt oid, ogen;
 	Addr olo, ohi;             /* the object last found in it */
 	Rec *recs;
+	Rec first;                 /* the first cache's record, here: most lines have one */
 } Line;
 
-static VgHashTable *lines;
 static Bool counting = True, roi_seen;   /* the region of interest */
+
+typedef char line_fits[sizeof(Line) <= PP_LINE_BYTES ? 1 : -1];
 
 void pp_model_init(void)
 {
-	lines = VG_(HT_construct)("ptbprof.lines");
 }
 
-/* In front of the table, recently used lines by a hash of their key
- * (lines are never freed, so a pointer here stays good). */
-#define FRONT_BITS 15
-static Line *front[1u << FRONT_BITS];
+static inline Line *line_at(void *node, UWord key)
+{
+	Line *l = node;
+	if (!l->init) {
+		l->init = True;
+		l->key = key;
+	}
+	return l;
+}
 
 static inline Line *line_of(UWord key)
 {
-	UInt f = (UInt)((key * 0x9E3779B97F4A7C15ULL) >> (64 - FRONT_BITS));
-	Line *l = front[f];
-	if (l && l->key == key)
-		return l;
-	l = VG_(HT_lookup)(lines, key);
-	if (!l) {
-		l = pp_bump(sizeof *l);
-		l->key = key;
-		VG_(HT_add_node)(lines, l);
-	}
-	return front[f] = l;
+	return line_at(pp_line_of(key), key);
 }
 
 static Rec *rec_of(Line *l, UInt s)
@@ -78,7 +74,7 @@ static Rec *rec_of(Line *l, UInt s)
 	for (r = l->recs; r; r = r->next)
 		if (r->slot == s)
 			return r;
-	r = pp_bump(sizeof *r);
+	r = l->recs ? pp_bump(sizeof *r) : &l->first;
 	r->slot = s;
 	r->next = l->recs;
 	l->recs = r;
@@ -169,8 +165,9 @@ static void make_room(UInt s, UWord key)
 {
 	Line *l;
 	Rec *r;
-	if (key == ~(UWord)0 || !(l = VG_(HT_lookup)(lines, key)))
+	if (key == ~(UWord)0)
 		return;
+	l = line_of(key);
 	r = rec_of(l, s);
 	close_life(r);
 	r->evicted = True;
@@ -180,10 +177,9 @@ static void make_room(UInt s, UWord key)
 }
 
 /* Thread s's access through cache c (its own, or its CPU's: --follow-affinity). */
-static void access_line(UInt c, UInt s, Addr a, UInt n, Bool write, Addr ip, ULong more,
-			ULong wmore)
+static void access_line(Line *l, UInt c, UInt s, Addr a, UInt n, Bool write, Addr ip,
+			ULong more, ULong wmore)
 {
-	Line *l = line_of(a >> pp_cfg.shift);
 	Rec *r = rec_of(l, c), *o;
 	ULong me = 1ULL << c, m = pp_byte_mask((UInt)(a & (pp_cfg.line - 1)), n);
 	Bool valid = (l->sharers & me) != 0;
@@ -235,21 +231,36 @@ void pp_model_event(Int slot, const PP_Event *e)
 	UInt c = cache_set[slot] ? cache_of[slot] : (UInt)slot;
 	Addr a = e->addr;
 	UInt size = e->size, kind = e->kind & 0xf;
+	void *node = e->line;     /* the first line's, where the recording knew it */
 	while (size) {
 		UInt off = (UInt)(a & (pp_cfg.line - 1));
 		UInt n = pp_cfg.line - off < size ? pp_cfg.line - off : size;
-		access_line(c, (UInt)slot, a, n, kind != PP_READ, e->aux, e->more, e->wmore);
+		Line *l = node ? line_at(node, a >> pp_cfg.shift) : line_of(a >> pp_cfg.shift);
+		node = NULL;
+		access_line(l, c, (UInt)slot, a, n, kind != PP_READ, e->aux, e->more, e->wmore);
 		a += n;
 		size -= n;
 	}
+}
+
+static void forget_misses(void *node)
+{
+	Rec *r;
+	for (r = ((Line *)node)->recs; r; r = r->next)
+		r->nm = 0;
+}
+
+static void close_lives(void *node)
+{
+	Rec *r;
+	for (r = ((Line *)node)->recs; r; r = r->next)
+		close_life(r);
 }
 
 /* PTBPROF_START (on) and PTBPROF_STOP: the first start forgets what was
  * counted before it, open lifetimes' misses included. */
 void pp_model_roi(Bool on)
 {
-	Line *l;
-	Rec *r;
 	UInt i;
 	if (on && !roi_seen) {
 		roi_seen = True;
@@ -261,10 +272,7 @@ void pp_model_roi(Bool on)
 		}
 		for (i = 0; i < PP_SLOTS; i++)
 			pp_thr[i].cold = pp_thr[i].rd = pp_thr[i].wr = pp_thr[i].repl = 0;
-		VG_(HT_ResetIter)(lines);
-		while ((l = VG_(HT_Next)(lines)))
-			for (r = l->recs; r; r = r->next)
-				r->nm = 0;
+		pp_lines_foreach(forget_misses);
 	}
 	counting = on;
 }
@@ -272,10 +280,5 @@ void pp_model_roi(Bool on)
 /* Lifetimes still open at the end are decided by what they touched. */
 void pp_model_finish(void)
 {
-	Line *l;
-	Rec *r;
-	VG_(HT_ResetIter)(lines);
-	while ((l = VG_(HT_Next)(lines)))
-		for (r = l->recs; r; r = r->next)
-			close_life(r);
+	pp_lines_foreach(close_lives);
 }

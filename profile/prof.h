@@ -30,6 +30,7 @@ typedef struct {
 	 * they read or wrote (more), and those they wrote (wmore), as
 	 * pp_byte_mask gives them. */
 	ULong more, wmore;
+	void *line;    /* access: the model's part of its (first) line's node, NULL not known */
 } PP_Event;
 
 typedef struct {
@@ -44,7 +45,7 @@ typedef struct {
 	ULong fold_end;           /* the end of the quantum of its last event */
 	UWord q_first;            /* the index in buf of its first event in that quantum */
 	UWord solid;              /* events up to this index are not folded into */
-	struct { UWord key, pos; } recent[PP_RECENT];  /* its latest event per line */
+	struct { UWord key; UInt pos, wr; } recent[PP_RECENT];  /* its latest event per line, whether it writes */
 	ULong cold, rd, wr, repl; /* totals of the thread's cache (repl: after an eviction) */
 	Addr stack_lo, stack_hi;
 	Addr ctid;                /* cleared and woken by the kernel at its exit */
@@ -55,6 +56,7 @@ typedef struct {
 
 typedef struct {
 	UInt line, shift;         /* line size in bytes and its log2 */
+	UInt mshift;              /* log2 of the bytes per bit of a line's byte mask */
 	ULong quantum;            /* instructions per step of the lockstep */
 	UInt cache_size, ways;    /* a finite LRU cache; ways 0: unbounded */
 	const HChar *out;         /* where the result goes */
@@ -67,9 +69,8 @@ extern PP_Config pp_cfg;
  * lines). */
 static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n)
 {
-	UInt scale = pp_cfg.line > 64 ? pp_cfg.line / 64 : 1;
-	UInt lo = off / scale, hi = (off + n - 1) / scale;
-	ULong m = hi >= 63 ? ~0ULL : (1ULL << (hi + 1)) - 1;
+	UInt lo = off >> pp_cfg.mshift, hi = (off + n - 1) >> pp_cfg.mshift;
+	ULong m = hi >= 63 ? ~0ULL : (2ULL << hi) - 1;
 	return m & ~((1ULL << lo) - 1);
 }
 extern PP_Thread pp_thr[PP_SLOTS];
@@ -82,6 +83,14 @@ extern Int pp_cur;            /* its slot, -1 when none runs */
 void pp_merge_init(void);
 void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
+#define PP_FAST 16            /* lines open to the fast path (merge.c) */
+void pp_fast_close(void);    /* closes them all */
+/* A line's node holds its shadow (merge.c) and the model's record of it
+ * (model.c), PP_LINE_BYTES zeroed when the line is first touched: the
+ * model finds it through the event, without a lookup of its own. */
+#define PP_LINE_BYTES 152
+void *pp_line_of(UWord key);
+void pp_lines_foreach(void (*fn)(void *line));
 void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind);
 void pp_process(Bool all);
 void pp_mark_exit(Int s, Addr a, ULong ts);
