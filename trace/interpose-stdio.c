@@ -66,7 +66,7 @@ static int holds_delim(const FILE *f, int delim, size_t max)
 #define STDIO_ON(type, f, quick, call) \
 	do { \
 		FILE *f_ = (f); \
-		if (!ptb_tr_recording() || !f_ || (quick) || f_->_fileno < 0) \
+		if (!f_ || (quick) || !ptb_tr_recording() || f_->_fileno < 0) \
 			return (call); \
 		const void *site_ = PTB_SITE; \
 		uint64_t d_ = ptb_tr_fd_describe(f_->_fileno); \
