@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * corun: how much a CPU-bound loop that touches its own memory slows when
+ * corun.table: how much a CPU-bound loop that touches its own memory slows when
  * k copies of it run at once, one per PU, against one alone -- the shared
  * last-level cache and memory bandwidth that a program's threads compete
  * for once they run in parallel, which a recording on one PU cannot see.
@@ -152,7 +152,7 @@ static const struct ptb_param corun_params[] = {
 };
 
 const struct ptb_bench ptb_bench_corun = {
-	.name = "corun",
+	.name = "corun.table",
 	.summary = "k copies of a loop updating a table of its own, one per PU, at once",
 	.per = "update",
 	.ops_per_iter = 1,
