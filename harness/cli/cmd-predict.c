@@ -43,7 +43,7 @@ static const char usage[] =
 	"Predict the wall time and speed-up of a program recorded by 'ptbench record'\n"
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
 	"waits bound it.  --check: refuse a trace whose threads spent more than 10 % of\n"
-	"their time off the CPU outside traced calls (raw futexes, stdio).\n"
+	"their time off the CPU outside traced calls (raw futexes, atomics).\n"
 	"--machine RESULT.json: charge the wake-up, hand-off and creation costs of the\n"
 	"machine that ran it (its condition and mutex ping-pongs, halved, and its thread\n"
 	"creation) where a thread is woken, a lock changes hands, a thread starts.\n"
@@ -313,7 +313,7 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 	}
 	if (untraced > UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
 		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
-		       "calls (raw futexes, stdio, page faults, other processes): left out, as if\n"
+		       "calls (raw futexes, atomics, page faults, other processes): left out, as if\n"
 		       "      those waits were for nothing (--check refuses such a trace)\n",
 		       100 * untraced);
 	print_forced(r, n);
@@ -389,7 +389,7 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 	if (a->check && untraced > UNTRACED_LIMIT) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check: the threads spent %.0f %% of their time off "
-				     "the CPU outside traced calls (raw futexes, stdio): no prediction",
+				     "the CPU outside traced calls (raw futexes, atomics): no prediction",
 				     100 * untraced);
 	}
 	double t0 = seconds();
