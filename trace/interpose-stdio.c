@@ -61,6 +61,19 @@ static int holds_delim(const FILE *f, int delim, size_t max)
 	return h && memchr(f->_IO_read_ptr, delim, h < max ? h : max) != NULL;
 }
 
+/* The run-queue time before a call that goes to the descriptor.  read()
+ * reads it only on a descriptor that has waited before, to keep it off
+ * every short call; here the call is a refill or a write-out of a whole
+ * buffer, so on a pipe, socket or device (not a file, which does not wait
+ * to speak of) it is read every time: the first wait on the FILE, too, is
+ * told apart from the time its thread then queued for the PU -- behind a
+ * sibling, or another program's thread under SCHED_FIFO. */
+static uint64_t runq_before(uint64_t d)
+{
+	int k = ptb_tr_fd_kind(d);
+	return k == PTB_FD_FILE || k == PTB_FD_BLOCK ? ptb_tr_io_runq_before(d) : ptb_tr_runq_ns();
+}
+
 /* The body of a wrapper: the real call, straight when `quick` (the buffer
  * serves it) or the FILE has no descriptor, else timed. */
 #define STDIO_ON(type, f, quick, call) \
@@ -70,7 +83,7 @@ static int holds_delim(const FILE *f, int delim, size_t max)
 			return (call); \
 		const void *site_ = PTB_SITE; \
 		uint64_t d_ = ptb_tr_fd_describe(f_->_fileno); \
-		uint64_t q0_ = ptb_tr_io_runq_before(d_), t0_ = ptb_tr_now(); \
+		uint64_t q0_ = runq_before(d_), t0_ = ptb_tr_now(); \
 		type rc_ = (call); \
 		int errno_ = errno; \
 		ptb_tr_io_wait(f_->_fileno, d_, t0_, site_, q0_); \
