@@ -185,5 +185,7 @@ refused "predict --working-set with a file without corun" predict "$tmp/lock.tra
 	--machine "$top_srcdir/tests/data/predict-machine.json" --working-set 1M
 refused "predict --working-set 12Q" predict "$tmp/lock.trace" \
 	--machine "$top_srcdir/tests/data/predict-corun.json" --working-set 12Q
+refused "predict --machine of corun points without threads=1" predict "$tmp/lock.trace" \
+	--machine "$top_srcdir/tests/data/predict-corun-nobase.json" --working-set 1M
 check "no temporary trace is left behind" test -z "$(ls "$tmp" | grep tmp)"
 done_testing
