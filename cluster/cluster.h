@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define PTB_CL_MAX_THREADS 64
 
@@ -33,6 +34,8 @@ struct ptb_cl {
 	const char *node_args;    /* --node-args: what `ptbench run` is given */
 	char node_file[4096];     /* its result file */
 	const char *node_status;  /* NULL, or why it gave no figures */
+	pid_t node_pid;           /* its `ptbench run` while it runs; 0: none */
+	int node_gate;            /* the socket to its round gate; -1: none */
 	/* the job */
 	int rank, size, provided;
 	char host[256];
@@ -57,6 +60,13 @@ void ptb_cl_watch_disarm(void);
 /* Before MPI_Init: a thread that turns the launcher's SIGTERM (a rank
  * died) into one line, the file kept as incomplete (rank 0), and exit 2. */
 void ptb_cl_signals_start(struct ptb_cl *c);
+/* lifeline.c: every rank's TCP connection to rank 0, whose close without
+ * a word first names a rank that died (ptb_cl_fail on rank 0).  A rank
+ * that ends on purpose says bye first. */
+void ptb_cl_lifelines_open(struct ptb_cl *c);
+void ptb_cl_lifeline_bye(void);
+/* Rank 0: whether a death was found, waiting up to wait_ms for one. */
+bool ptb_cl_lifeline_death_pending(int wait_ms);
 /* Exit 2 on every rank when some rank is missing, naming it. */
 void ptb_cl_rollcall(struct ptb_cl *c, const char *phase);
 /* One line on stderr, the document kept as incomplete (rank 0), exit 2. */
@@ -92,6 +102,18 @@ void ptb_cl_comms_close(struct ptb_cl *c);
  * into the document's node_rows. */
 void ptb_cl_node_suite_run(struct ptb_cl *c);
 void ptb_cl_node_suite_gather(struct ptb_cl *c);
+/* The suite's process has ended its last round: wait for its end (and
+ * why it failed, if it did, in node_status). */
+void ptb_cl_node_suite_wait(struct ptb_cl *c);
+/* The job ends early: the suite's process stopped, its files removed. */
+void ptb_cl_node_suite_abandon(struct ptb_cl *c);
+/* noderounds.c: the suite's rounds started together on every node, and
+ * context.node_suite (each round's start skew) on rank 0. */
+void ptb_cl_node_rounds(struct ptb_cl *c);
+
+/* launch.c: `ptbench-mpi launch LAUNCHER ARG...` (argv: the launcher's
+ * command): its exit status made 0 or 2. */
+int ptb_cl_launch(int argc, char **argv);
 
 /* doc.c: the file and its table. */
 void ptb_cl_set_node_rows(struct ptb_cl *c, json_t *rows);

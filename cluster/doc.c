@@ -13,11 +13,15 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 static pthread_mutex_t doc_lock = PTHREAD_MUTEX_INITIALIZER;
+static bool sealed;   /* saved as the job failed: no later write */
 
 static int save_locked(struct ptb_cl *c, const char *status, char *err, size_t errlen)
 {
+	if (sealed)
+		return 0;
 	json_object_set_new(c->doc, "status", json_string(status));
 	if (c->out && ptb_run_write_atomic(c->doc, c->out, err, errlen) != 0) {
 		c->out = NULL;   /* the caller ends the job; no second attempt */
@@ -36,12 +40,23 @@ int ptb_cl_write(struct ptb_cl *c, const char *status, char *err, size_t errlen)
 
 void ptb_cl_save(struct ptb_cl *c, const char *status)
 {
-	/* The watchdog may call this while the main thread holds the lock
-	 * only if the main thread is stuck outside MPI: never wait for ever. */
-	if (pthread_mutex_trylock(&doc_lock) != 0)
+	/* Another thread (the watchdog, the lifelines' watcher) calls this
+	 * while the main thread may hold the lock: for a moment when it is
+	 * writing the file, which must end first (a rank's death is seen at
+	 * once, perhaps while rank 0 writes its first file); for ever only if
+	 * it is stuck outside MPI: never wait long. */
+	struct timespec until;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 300000000;
+	if (until.tv_nsec >= 1000000000) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000;
+	}
+	if (pthread_mutex_timedlock(&doc_lock, &until) != 0)
 		return;
 	char err[512];
 	save_locked(c, status, err, sizeof err);
+	sealed = true;
 	pthread_mutex_unlock(&doc_lock);
 }
 

@@ -24,6 +24,7 @@ static const char usage[] =
 	"                 [--clock skampi|hierarchical] [-o FILE]\n"
 	"       ptbench-mpi report FILE\n"
 	"       ptbench-mpi merge FILE... -o OUT [--target PCT]\n"
+	"       ptbench-mpi launch LAUNCHER ARG...   (its status made 0 or 2)\n"
 	"       ptbench-mpi --help | --version\n";
 
 static void bad(const char *fmt, const char *arg)
@@ -50,7 +51,7 @@ static void parse(struct ptb_cl *c, int argc, char **argv)
 {
 	*c = (struct ptb_cl){ .threads = 2, .level = MPI_THREAD_MULTIPLE, .rounds = 10,
 			      .episodes = 1000, .check_episodes = 300, .timeout_s = 60,
-			      .node_suite = true, .target_pct = 2 };
+			      .node_suite = true, .target_pct = 2, .node_gate = -1 };
 	for (int i = 2; i < argc; i++) {
 		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
 		if (!strcmp(a, "--as-nodes")) { c->as_nodes = true; continue; }
@@ -187,6 +188,7 @@ static void start_mpi(struct ptb_cl *c, int *argc, char ***argv)
 	if (c->size < 2)
 		ptb_cl_fail(c, "cluster needs at least 2 ranks, this job has %d", c->size);
 	ptb_cl_watch_start(c);
+	ptb_cl_lifelines_open(c);
 	ptb_cl_comms_open(c);
 }
 
@@ -242,8 +244,10 @@ int main(int argc, char **argv)
 		return report(argc, argv);
 	if (!strcmp(argv[1], "merge"))
 		return merge(argc, argv);
+	if (!strcmp(argv[1], "launch"))
+		return ptb_cl_launch(argc - 2, argv + 2);
 	if (strcmp(argv[1], "cluster") != 0)
-		bad("unknown command '%s' (cluster, report, merge)", argv[1]);
+		bad("unknown command '%s' (cluster, report, merge, launch)", argv[1]);
 	parse(&c, argc, argv);
 	const char *by = launcher();
 	if (!by)
@@ -265,6 +269,7 @@ int main(int argc, char **argv)
 			ptb_cl_fail(&c, "%s", err);
 	}
 	inject_fault(&c);
+	ptb_cl_node_rounds(&c);
 	ptb_cl_rollcall(&c, "gathering the nodes");   /* a lost rank named, not waited on */
 	ptb_cl_node_suite_gather(&c);
 	ptb_cl_rollcall(&c, "clock synchronisation");
@@ -282,6 +287,7 @@ int main(int argc, char **argv)
 		ptb_cl_table(stdout, c.doc);
 	}
 	ptb_cl_comms_close(&c);
+	ptb_cl_lifeline_bye();
 	ptb_cl_watch_arm("MPI_Finalize");
 	MPI_Finalize();
 	json_decref(c.doc);

@@ -1,23 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * --suite default: each node measures ptbench's own suite, as ptbench
- * does on one machine, in processes that never touch MPI: the rank runs
- * `ptbench run` to its end before MPI_Init (which starts threads of its
- * own and clears glibc's single-threaded flag), and only afterwards joins
- * the job.  Rank 0 gathers every node's figures -- never its samples --
- * into node_rows: per point the value on each node, their median, p5, p95
- * and spread, and the nodes more than 3 MAD from the median.
+ * does on one machine, in processes that never touch MPI: the rank starts
+ * `ptbench run` before MPI_Init (which starts threads of its own and
+ * clears glibc's single-threaded flag), and its rounds are then started
+ * together with the other nodes' (noderounds.c).  Rank 0 gathers every
+ * node's figures -- never its samples -- into node_rows: per point the
+ * value on each node, their median, p5, p95 and spread, and the nodes more
+ * than 3 MAD from the median (record/cluster-rows.c).
  */
 #include "config.h"
 #include "cluster/cluster.h"
-#include "stats/stats.h"
+#include "record/cluster.h"
 
 #include <fcntl.h>
 #include <limits.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -39,10 +41,10 @@ static void ptbench_path(char *buf, size_t len)
 	snprintf(buf, len, "%s/ptbench", PTB_BINDIR);
 }
 
-/* Run `ptbench ARGS...` to its end with its stdout into out (NULL: none)
- * and its stderr kept, so that a failure is told in ptbench's words: NULL,
- * or why it failed. */
-static const char *run_ptbench(struct ptb_cl *c, char **args, int nargs, const char *out)
+/* Start `ptbench ARGS...` with its stdout into out (NULL: none) and its
+ * stderr kept, so that a failure can be told in ptbench's words; gate >= 0
+ * is a descriptor the child keeps (its round gate).  Its pid, or -1. */
+static pid_t start_ptbench(struct ptb_cl *c, char **args, int nargs, const char *out, int gate)
 {
 	char prog[PATH_MAX + 16], *argv[80];
 	int argc = 0;
@@ -59,10 +61,21 @@ static const char *run_ptbench(struct ptb_cl *c, char **args, int nargs, const c
 		int err = open(errpath, O_WRONLY | O_CREAT | O_TRUNC, 0600);
 		dup2(o, 1);
 		dup2(err >= 0 ? err : o, 2);
+		if (gate >= 0)
+			fcntl(gate, F_SETFD, 0);
 		execv(prog, argv);
 		fprintf(stderr, "cannot run %s\n", prog);
 		_exit(127);
 	}
+	return pid;
+}
+
+/* Wait for the child started above: NULL, or why it failed, in ptbench's
+ * words (its first line on stderr). */
+static const char *finish_ptbench(struct ptb_cl *c, pid_t pid, const char *what)
+{
+	char errpath[4096 + 8];
+	snprintf(errpath, sizeof errpath, "%s.err", c->node_file);
 	int st = 0;
 	static char why[600];
 	const char *rc = NULL;
@@ -74,13 +87,48 @@ static const char *run_ptbench(struct ptb_cl *c, char **args, int nargs, const c
 		if (f)
 			fclose(f);
 		line[strcspn(line, "\n")] = 0;
-		snprintf(why, sizeof why, "ptbench %s failed on this node: %s", args[0], line);
+		snprintf(why, sizeof why, "ptbench %s failed on this node: %s", what, line);
 		rc = why;
 	}
 	unlink(errpath);
 	return rc;
 }
 
+/* The suite's process, ended early (the job failed or was ended): asked
+ * to stop as SIGTERM asks, then killed, and its files removed. */
+void ptb_cl_node_suite_abandon(struct ptb_cl *c)
+{
+	pid_t pid = c->node_pid;
+	if (pid <= 0)
+		return;
+	c->node_pid = 0;
+	kill(pid, SIGTERM);
+	for (int i = 0; i < 50 && waitpid(pid, NULL, WNOHANG) == 0; i++)
+		usleep(10000);
+	if (waitpid(pid, NULL, WNOHANG) == 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	char errpath[4096 + 8];
+	snprintf(errpath, sizeof errpath, "%s.err", c->node_file);
+	unlink(errpath);
+	unlink(c->node_file);
+}
+
+/* The suite's process has said its last round ended (or has gone): its
+ * end, and why it failed if it did. */
+void ptb_cl_node_suite_wait(struct ptb_cl *c)
+{
+	if (c->node_pid <= 0)
+		return;
+	const char *why = finish_ptbench(c, c->node_pid, "run");
+	c->node_pid = 0;
+	if (!c->node_status)
+		c->node_status = why;
+}
+
+/* Before MPI_Init: the node's suite started (its rounds wait for the
+ * gate), or its context measured to the end (--suite hybrid). */
 void ptb_cl_node_suite_run(struct ptb_cl *c)
 {
 	char *argv[72];
@@ -95,9 +143,19 @@ void ptb_cl_node_suite_run(struct ptb_cl *c)
 	close(fd);
 	if (!c->node_suite) {   /* the node's context alone: what `info --json` prints */
 		char *info[] = { "info", "--json" };
-		c->node_status = run_ptbench(c, info, 2, c->node_file);
+		c->node_status = finish_ptbench(c, start_ptbench(c, info, 2, c->node_file, -1),
+						"info");
 		return;
 	}
+	/* Its rounds start when this rank says (noderounds.c), over a socket
+	 * the child keeps as its round gate. */
+	int sv[2];
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0) {
+		c->node_status = "cannot create the round gate's socket";
+		return;
+	}
+	char gate[16];
+	snprintf(gate, sizeof gate, "%d", sv[1]);
 	argv[argc++] = "run";
 	char *args = c->node_args ? strdup(c->node_args) : NULL;
 	for (char *save, *w = args ? strtok_r(args, " ", &save) : NULL; w && argc < 64;
@@ -107,8 +165,17 @@ void ptb_cl_node_suite_run(struct ptb_cl *c)
 	argv[argc++] = "json";
 	argv[argc++] = "-o";
 	argv[argc++] = c->node_file;
-	c->node_status = run_ptbench(c, argv, argc, NULL);
+	argv[argc++] = "--round-gate";
+	argv[argc++] = gate;
+	c->node_pid = start_ptbench(c, argv, argc, NULL, sv[1]);
+	close(sv[1]);
 	free(args);
+	if (c->node_pid < 0) {
+		close(sv[0]);
+		c->node_status = "cannot start ptbench run";
+		return;
+	}
+	c->node_gate = sv[0];
 }
 
 /* This rank's context and figures as compact JSON text (malloc'd): the
@@ -117,6 +184,7 @@ void ptb_cl_node_suite_run(struct ptb_cl *c)
 static char *node_figures(struct ptb_cl *c)
 {
 	json_t *out = json_array(), *ctx = NULL;
+	ptb_cl_node_suite_wait(c);
 	json_t *run = c->node_status ? NULL : json_load_file(c->node_file, 0, NULL);
 	size_t i;
 	json_t *r;
@@ -137,47 +205,6 @@ static char *node_figures(struct ptb_cl *c)
 	char *s = json_dumps(doc, JSON_COMPACT | JSON_SORT_KEYS);
 	json_decref(doc);
 	return s;
-}
-
-static double quantile(const double *sorted, int n, double q)
-{
-	double pos = q * (n - 1);
-	int lo = (int)floor(pos);
-	return lo + 1 < n ? sorted[lo] + (pos - lo) * (sorted[lo + 1] - sorted[lo]) : sorted[lo];
-}
-
-/* median, p5, p95, spread (p95 - p5 in % of the median) and the nodes
- * more than 3 MAD from the median, over the nodes that gave a value. */
-static void summarise(json_t *row)
-{
-	json_t *per = json_object_get(row, "per_node"), *v, *outliers = json_array();
-	const char *node;
-	double x[4096], dev[4096];
-	int n = 0;
-	json_object_foreach(per, node, v)
-		if (n < 4096 && json_is_number(json_object_get(v, "value")))
-			x[n++] = json_number_value(json_object_get(v, "value"));
-	if (n == 0) {
-		json_decref(outliers);
-		return;
-	}
-	ptb_sort_doubles(x, n);
-	double med = quantile(x, n, 0.5);
-	for (int i = 0; i < n; i++)
-		dev[i] = fabs(x[i] - med);
-	ptb_sort_doubles(dev, n);
-	double mad = quantile(dev, n, 0.5);
-	json_object_foreach(per, node, v) {
-		json_t *val = json_object_get(v, "value");
-		if (json_is_number(val) && mad > 0 && fabs(json_number_value(val) - med) > 3 * mad)
-			json_array_append_new(outliers, json_string(node));
-	}
-	json_object_set_new(row, "median", json_real(med));
-	json_object_set_new(row, "p5", json_real(quantile(x, n, 0.05)));
-	json_object_set_new(row, "p95", json_real(quantile(x, n, 0.95)));
-	json_object_set_new(row, "spread_pct", json_real(med > 0 ? 100 * (quantile(x, n, 0.95) -
-		quantile(x, n, 0.05)) / med : 0));
-	json_object_set_new(row, "outliers", outliers);
 }
 
 static void merge(struct ptb_cl *c, json_t *rows, json_t *index, const char *node, json_t *figs)
@@ -247,7 +274,7 @@ void ptb_cl_node_suite_gather(struct ptb_cl *c)
 	size_t i;
 	json_t *row;
 	json_array_foreach(rows, i, row)
-		summarise(row);
+		ptb_cluster_row_summary(row);
 	json_decref(index);
 	if (c->node_suite)
 		ptb_cl_set_node_rows(c, rows);

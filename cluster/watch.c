@@ -69,17 +69,25 @@ static pthread_mutex_t fail_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 {
+	ptb_cl_lifeline_bye();   /* an end said, not a death */
 	/* One line, even when the watchdog and the main thread fail at once. */
 	pthread_mutex_lock(&fail_lock);
+	/* in one write: the launcher forwards each write as it comes, and its
+	 * own message (printed as a rank dies) must not split the line */
+	char line[1024];
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("ptbench-mpi: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	int n = snprintf(line, sizeof line, "ptbench-mpi: ");
+	n += vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
 	va_end(ap);
-	fflush(stderr);
+	n = n < (int)sizeof line - 1 ? n : (int)sizeof line - 2;
+	line[n++] = '\n';
+	if (write(2, line, (size_t)n) < 0)
+		_exit(2);
 	if (c && c->rank == 0 && c->doc)
 		ptb_cl_save(c, "incomplete");
+	if (c)
+		ptb_cl_node_suite_abandon(c);
 	if (c && c->size > 0)
 		MPI_Abort(MPI_COMM_WORLD, 2);
 	_exit(2);
@@ -158,8 +166,14 @@ static void *signal_watch(void *arg)
 	/* Rank 0 speaks for the job, in one line; the others end quietly: the
 	 * launcher names a rank it lost, and rank 0 or a watchdog names a rank
 	 * that stopped answering. */
-	if (c->rank != 0)
+	if (c->rank != 0) {
+		ptb_cl_lifeline_bye();
+		ptb_cl_node_suite_abandon(c);
 		_exit(2);
+	}
+	/* A launcher ends the job after a rank died: that rank's lifeline has
+	 * closed by now, and rank 0's line names it rather than this one. */
+	ptb_cl_lifeline_death_pending(300);
 	pthread_mutex_lock(&fail_lock);
 	fprintf(stderr, "ptbench-mpi: rank %d (%s): ended by %s from the launcher: another rank "
 		"died or the job was cancelled (the launcher's message names the rank)%s\n",
@@ -168,6 +182,7 @@ static void *signal_watch(void *arg)
 	fflush(stderr);
 	if (c->doc)
 		ptb_cl_save(c, "incomplete");
+	ptb_cl_node_suite_abandon(c);
 	_exit(2);
 }
 

@@ -89,8 +89,13 @@ if [ -x "$PTBENCH_MPI" ]; then
 	# A second launch of the same configuration, its trials 300 ns slower:
 	# the merged point pools the six, each with its launch, and its value
 	# is their median, (9100 + 9200) / 2.
+	# Its node n01 measured yield at 3750 (3740-3760) where the first had
+	# 3710 (3700-3720); n02 the same 3970 (3800-4100) in both.
 	sed -e 's/"estimate": 8900.0/"estimate": 9200.0/; s/"estimate": 9000.0/"estimate": 9300.0/' \
-	    -e 's/"estimate": 9100.0/"estimate": 9400.0/' "$two" >"$work/b.json"
+	    -e 's/"estimate": 9100.0/"estimate": 9400.0/' \
+	    -e 's/"n01": {"value": 3710.0, "status": "ok", "ci95": \[3700.0, 3720.0\]}/"n01": {"value": 3750.0, "status": "ok", "ci95": [3740.0, 3760.0]}/' \
+	    "$two" >"$work/b.json"
+	check "(the second launch's n01 row edited)" grep -q '"n01": {"value": 3750.0' "$work/b.json"
 	"$PTBENCH_MPI" merge "$two" "$work/b.json" -o "$work/m.json" 2>"$work/err"
 	rc=$?
 	m() { "$JGET" "$work/m.json" "$1"; }
@@ -101,6 +106,19 @@ if [ -x "$PTBENCH_MPI" ]; then
 	check "... the checks' episodes and violations added up" \
 		[ "$(m results.0.episodes) $(m results.0.violations) $(m results.1.violations)" = "600 0 600" ]
 	check "... a point na in both stays na" [ "$(m results.5.status)" = na ]
+	# The per-node rows pooled too: n01's figure the median of its two
+	# launches' (3730), its CI spanning both CIs (3700-3760, within 2 %:
+	# ok), each launch's value kept; n02's CI +-3.8 %: unstable; the row's
+	# median over the nodes computed again, (3730 + 3970) / 2.
+	n01=$(m node_rows.0.per_node.n01.value); med=$(m node_rows.0.median)
+	[ "$n01" = 3730.0 ] &&
+		[ "$(m node_rows.0.per_node.n01.ci95)" = "[3700.0,3760.0]" ] &&
+		[ "$(m node_rows.0.per_node.n01.status)" = ok ] &&
+		[ "$(m node_rows.0.per_node.n01.launches)" = "[3710.0,3750.0]" ]
+	verdict "... the per-node rows pooled: n01 $n01 from both launches"
+	[ "$(m node_rows.0.per_node.n02.status)" = unstable ] && [ "$med" = 3850.0 ] &&
+		[ "$(m node_rows.1.per_node.n02.status)" = na ]
+	verdict "... n02 unstable, the median over nodes $med, na stays na"
 	"$PTBENCH" report "$work/m.json" >"$work/t"
 	check "... and ptbench report says the trials span 2 launches" grep -q 'trials of 2 launches' "$work/t"
 	sed 's/"threads": 2,$/"threads": 4,/' "$two" >"$work/c.json"

@@ -135,6 +135,35 @@ check "... rank 3's injected $((3 * inject)) ns found as $off ns, within its bou
 check "... and the check across 4 ranks: 0 violations" \
 	[ "$(rec hybrid.barrier.check funneled violations)" = 0 ]
 
+# The faults, each its own job, run at once: they spend their time
+# waiting (a roll call's time-out, the launcher's second between SIGTERM
+# and SIGKILL), not computing, so together they take the longest one's
+# time rather than the sum, and the jobs that end at once on bad input
+# run meanwhile.  (--timeout 2 rather than 1: four jobs start
+# at once on a small machine, and a healthy rank must not miss a phase.)
+# fault NAME [launch]: in the background, its status, time and stderr in
+# $work/NAME.*; with launch, under `ptbench-mpi launch` (its file
+# $work/NAME-launch.*)
+fault() {
+	(
+		start=$(date +%s) name=$1${2:+-$2}
+		# shellcheck disable=SC2086
+		PTB_MPI_FAULT=$1 timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
+			"$PTBENCH_MPI" cluster --threads 2 --suite hybrid --as-nodes --rounds 1 \
+			--episodes 5 --timeout 2 -o "$work/$name.json" >/dev/null 2>"$work/$name.err"
+		echo "$? $(( $(date +%s) - start ))" >"$work/$name.rc"
+	) &
+}
+# result NAME: rc, took and err of a fault's job
+result() { read -r rc took <"$work/$1.rc"; err=$work/$1.err; f=$work/$1.json; }
+fault hang:1
+fault die:1
+if [ -n "$flags" ]; then
+	fault term:1
+	fault die:1 launch
+fi
+# Meanwhile, while they wait, the jobs that fail at once (bad input: they
+# take their start-up's CPU, one at a time).
 hybrid --as-nodes -o /nonexistent-dir/c.json >/dev/null 2>"$work/err"
 rc=$?
 [ "$rc" = 2 ] &&
@@ -155,60 +184,6 @@ rc=$?
 	grep -q 'not a ptbench-cluster/1 file' "$work/err"
 verdict "report of a ptbench/2 file: exit 2, one line"
 
-# fault NAME: the run ends within its timeout; exit status in $rc, stderr in $work/err
-fault() {
-	start=$(date +%s)
-	PTB_MPI_FAULT=$1 hybrid --as-nodes --rounds 1 --episodes 5 --timeout 1 -o "$work/f.json" \
-		>/dev/null 2>"$work/err"
-	rc=$?; took=$(( $(date +%s) - start ))
-}
-fault hang:1
-[ "$rc" = 2 ] && [ "$took" -lt 20 ] && [ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] &&
-	grep -q '^ptbench-mpi: rank 1 did not answer' "$work/err"
-verdict "a rank that never answers: exit 2 (got $rc) in ${took}s, one line naming it"
-check "... and the file kept, marked incomplete" [ "$("$JGET" "$work/f.json" status)" = incomplete ]
-fault die:1
-[ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -qi 'rank 1[^0-9]' "$work/err"
-verdict "a rank that dies: the job ends (exit $rc) in ${took}s, the rank named"
-if [ -n "$flags" ]; then
-	# Open MPI's mpirun ends the others with SIGTERM and exits 137 itself;
-	# the surviving rank 0 says so in one line and keeps the file -- or,
-	# when the SIGTERM is slow to come (a loaded machine), its roll call
-	# names the rank first.  Either way one line of ours.
-	line=$(grep '^ptbench-mpi: ' "$work/err")
-	[ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] &&
-		{ [ "${line#ptbench-mpi: rank 0 *ended by SIGTERM}" != "$line" ] ||
-		  [ "${line#ptbench-mpi: rank 1 did not answer}" != "$line" ]; }
-	verdict "... one line of ours, rank 0's ($line)"
-	check "... the file kept, marked incomplete" [ "$("$JGET" "$work/f.json" status)" = incomplete ]
-	# What ptbench-mpi itself returns when the launcher ends it: 2, which
-	# mpirun passes on when no rank was killed by a signal.
-	fault term:1
-	[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: ' "$work/err")" = 1 ] &&
-		[ "$("$JGET" "$work/f.json" status)" = incomplete ]
-	verdict "a rank sent SIGTERM: exit 2 (got $rc), one line of ours, the file incomplete"
-fi
-
-# The per-node suite: ptbench run on each node before MPI_Init, gathered.
-mpi --as-nodes --node-args "-b yield --quick" --rounds 1 --episodes 5 --check-episodes 0 \
-	-o "$work/c.json" >"$work/out" 2>"$work/err"
-rc=$?
-[ "$rc" = 0 ] && [ "$(j node_rows.0.bench)" = yield ] && [ "$(j node_rows.0.per_node.#)" = 2 ] &&
-	[ -n "$(j node_rows.0.per_node.rank1.status)" ]
-verdict "--suite default: a node row for yield with both nodes (exit $rc)"
-if [ "$(j node_rows.0.per_node.rank0.status)" = na ]; then
-	skip "node row figures: yield is na here"
-else
-	[ -n "$(j node_rows.0.median)" ] &&
-		[ -n "$(j node_rows.0.p95)" ] && [ -n "$(j node_rows.0.spread_pct)" ]
-	verdict "... with median, p5, p95 and spread"
-fi
-"$PTBENCH" table "$work/c.json" --format csv >"$work/table"
-grep -q '^per_node,Benchmark,Parameters,rank0,rank1,Median,' "$work/table" &&
-	grep -q '^per_node,yield,' "$work/table" && grep -q '^cross_node,hybrid.barrier,' "$work/table"
-verdict "... and ptbench table shows a column per node and the cross-node rows"
-cmd=$(j context.nodes.1.context.command)
-check "... the node's context from its suite's file ($cmd)" [ "${cmd#ptbench run -b yield }" != "$cmd" ]
 mpi --as-nodes --node-args "-b nosuch" -o "$work/c.json" >/dev/null 2>"$work/err"
 rc=$?
 [ "$rc" = 2 ] && grep -q '^ptbench-mpi: rank 0 (rank0): ptbench run failed on this node: ptbench: ' "$work/err"
@@ -224,4 +199,85 @@ hybrid --rounds 1 --episodes 5 >/dev/null 2>"$work/err"
 rc=$?
 [ "$rc" = 2 ] && grep -q '^ptbench-mpi: ranks 0 and 1 share host' "$work/err"
 verdict "two ranks on one host without --as-nodes: exit 2, naming the host"
+wait
+result hang:1
+[ "$rc" = 2 ] && [ "$took" -lt 20 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
+	grep -q '^ptbench-mpi: rank 1 did not answer' "$err"
+verdict "a rank that never answers: exit 2 (got $rc) in ${took}s, one line naming it"
+check "... and the file kept, marked incomplete" [ "$("$JGET" "$f" status)" = incomplete ]
+result die:1
+[ "$rc" != 0 ] && [ "$rc" != 124 ] && grep -qi 'rank 1[^0-9]' "$err"
+verdict "a rank that dies: the job ends (exit $rc) in ${took}s, the rank named"
+if [ -n "$flags" ]; then
+	# Rank 1's lifeline to rank 0 closes without a word as it dies: rank 0
+	# names it and its host in one line and keeps the file, before Open
+	# MPI's mpirun, which exits 137 itself (the killed rank's signal), ends
+	# it with SIGTERM.
+	line=$(grep '^ptbench-mpi: ' "$err")
+	[ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
+		[ "${line#ptbench-mpi: rank 1 (*) died}" != "$line" ]
+	verdict "... one line of ours, rank 0's, naming rank 1 and its host ($line)"
+	check "... the file kept, marked incomplete" [ "$("$JGET" "$f" status)" = incomplete ]
+	# The same under `ptbench-mpi launch`, which makes mpirun's 137 ours: 2.
+	result die:1-launch
+	line=$(grep '^ptbench-mpi: ' "$err")
+	[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
+		[ "${line#ptbench-mpi: rank 1 (*) died}" != "$line" ] &&
+		[ "$("$JGET" "$f" status)" = incomplete ]
+	verdict "ptbench-mpi launch, a rank that dies: exit 2 (got $rc), one line naming it, the file incomplete"
+	# What ptbench-mpi itself returns when the launcher ends it: 2, which
+	# mpirun passes on when no rank was killed by a signal.
+	result term:1
+	[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
+		[ "$("$JGET" "$f" status)" = incomplete ]
+	verdict "a rank sent SIGTERM: exit 2 (got $rc), one line of ours, the file incomplete"
+fi
+
+# The per-node suite: ptbench run on each node, started before MPI_Init,
+# its rounds started together on both nodes, its figures gathered.  Rank
+# 1's clock is made to run 200 ms ahead (the test hook): a round's start
+# on rank 0's clock must be turned into rank 1's by the offset the sync
+# found and back to CLOCK_MONOTONIC by the injection -- either alone would
+# start rank 1's suite 200 ms away from rank 0's, more than half a round.
+mkdir "$work/tmp"
+TMPDIR=$work/tmp PTB_MPI_INJECT_OFFSET_NS=200000000 mpi --as-nodes --node-args "-b yield --quick" \
+	--rounds 1 --episodes 5 --check-episodes 0 -o "$work/c.json" >"$work/out" 2>"$work/err"
+rc=$?
+[ "$rc" = 0 ] && [ "$(j node_rows.0.bench)" = yield ] && [ "$(j node_rows.0.per_node.#)" = 2 ] &&
+	[ -n "$(j node_rows.0.per_node.rank1.status)" ]
+verdict "--suite default: a node row for yield with both nodes (exit $rc)"
+check "... the suite's temporary files removed" [ -z "$(ls "$work/tmp")" ]
+# --quick: 3 trials, one per round.  Each round: both nodes' starts within
+# half the shorter node's round of each other, on the synchronised clocks,
+# and no node's round before the other's previous one ended (its gap after
+# the previous round's last end at least minus the clocks' bound).
+[ "$(j context.node_suite.rounds_together)" = true ] && [ "$(j context.node_suite.rounds.#)" = 3 ]
+verdict "the suite's 3 rounds recorded as started together"
+bad=; width=$(j context.node_suite.clock_width_ns)
+for k in 0 1 2; do
+	r=context.node_suite.rounds.$k
+	skew=$(j $r.start_skew_ns); a=$(j $r.lengths_ns.0); b=$(j $r.lengths_ns.1)
+	short=$a; [ "$b" -lt "$short" ] && short=$b
+	[ "$(j $r.nodes)" = 2 ] && [ $((2 * skew)) -lt "$short" ] || bad="$bad round $((k + 1)): skew $skew ns, lengths $a $b ns;"
+	if [ "$k" -gt 0 ]; then
+		gap=$(j $r.gap_ns)
+		[ "$gap" -ge $((-width)) ] || bad="$bad round $((k + 1)) starts $((-gap)) ns before the previous one's last end;"
+	fi
+done
+check "... each round's starts within half a round, none before the previous round ended${bad:+ (not:$bad)}" [ -z "$bad" ]
+"$PTBENCH" report "$work/c.json" >"$work/table"
+check "... and the table says so" grep -q "rounds started together on all nodes" "$work/table"
+if [ "$(j node_rows.0.per_node.rank0.status)" = na ]; then
+	skip "node row figures: yield is na here"
+else
+	[ -n "$(j node_rows.0.median)" ] &&
+		[ -n "$(j node_rows.0.p95)" ] && [ -n "$(j node_rows.0.spread_pct)" ]
+	verdict "... with median, p5, p95 and spread"
+fi
+"$PTBENCH" table "$work/c.json" --format csv >"$work/table"
+grep -q '^per_node,Benchmark,Parameters,rank0,rank1,Median,' "$work/table" &&
+	grep -q '^per_node,yield,' "$work/table" && grep -q '^cross_node,hybrid.barrier,' "$work/table"
+verdict "... and ptbench table shows a column per node and the cross-node rows"
+cmd=$(j context.nodes.1.context.command)
+check "... the node's context from its suite's file ($cmd)" [ "${cmd#ptbench run -b yield }" != "$cmd" ]
 done_testing

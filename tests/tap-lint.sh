@@ -62,4 +62,15 @@ rc=$?
 [ "$rc" = 0 ] && [ -z "$out" ]
 verdict "no check in tests/*.sh asserts only part of its condition (exit $rc)"
 [ -z "$out" ] || echo "$out" | sed 's/^/# /'
+
+# `verdict DESC` reads the status of the command before it; a command
+# substitution in DESC runs first and replaces that status with its own,
+# so the verdict would judge the substitution.  None is allowed there.
+subst='^[[:space:]]*verdict[[:space:]].*(\$\(|`)'
+printf '%s\n' 'verdict "x $(wc -l < f)"' '	verdict "y `date`"' 'verdict "z ${a:-b} $rc"' > "$work/v.sh"
+check "examples: a substitution in verdict's text is found, an expansion is not" \
+	test "$(grep -cE "$subst" "$work/v.sh")" = 2
+out=$(cd "$top_srcdir" && grep -nE "$subst" tests/*.sh)
+check "no verdict in tests/*.sh has a command substitution in its text" test -z "$out"
+[ -z "$out" ] || echo "$out" | sed 's/^/# /'
 done_testing

@@ -85,6 +85,26 @@ static void make_early_signal(void)
 	ev(0, 60 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* The main thread works 50 ms, then waits on C with a timeout; thread 1
+ * works 60 ms and signals C.  Recorded on one PU, thread 1 ran only while
+ * the main thread waited, so the signal came at 110 ms, after the timeout:
+ * the wait timed out there.  On 2 CPUs the signal comes at 60 ms, before
+ * it would (the wait began at 50 and lasted 60 in the recording), and the
+ * main thread works its last 10 ms from there: 70 ms, not 120. */
+static void make_timed_wait(void)
+{
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 50 * MS, PTB_EV_COND_WAIT, 1, C, 0, 0);
+	ev(1, 50 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 110 * MS, PTB_EV_COND_SIGNAL, 0, C, 1, 0);
+	ev(1, 110 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 110 * MS, PTB_EV_COND_WAIT, 2, C, 0, PTB_OUT_TIMEOUT);
+	ev(0, 120 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(0, 120 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 120 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 /* A producer signals C 100 times, 0.1 ms apart, before its consumer waits
  * for each in turn after 1 ms of work: on 2 CPUs every signal is kept for
  * the wait that entered before it (none released by force): 100 ms. */
@@ -211,6 +231,12 @@ int main(void)
 	tap_near(replay(1, NULL), 60.0, 0.01, "a signal and its wait on 1 CPU: 60 ms");
 	make_early_signal();
 	tap_near(replay(2, &forced), 30.0, 0.01, "on 2 CPUs the early signal is kept for the wait: 30 ms");
+	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
+	make_timed_wait();
+	tap_near(replay(1, NULL), 120.0, 0.01, "a wait that timed out on 1 CPU: as recorded, 120 ms");
+	make_timed_wait();
+	tap_near(replay(2, &forced), 70.0, 0.01,
+		 "on 2 CPUs the signal ends it before its timeout: 70 ms");
 	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
 	make_many_signals();
 	tap_near(replay(2, &forced), 100.0, 0.01, "100 signals ahead of their waits on 2 CPUs: 100 ms");

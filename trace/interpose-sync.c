@@ -7,7 +7,9 @@
  * is recorded as what it does: unlock, wait (with the object's signal
  * sequence at entry, which tells predict which signals could wake it),
  * lock.  A release (unlock, signal, broadcast, post) yields to the thread
- * it may have released (trace/interpose.c, ptb_tr_handoff).  A spin lock
+ * it may have released (trace/interpose.c, ptb_tr_handoff), and an acquire
+ * (lock, trylock, semaphore wait) after anyone's release yields first to
+ * the threads it may have made ready (ptb_tr_gate).  A spin lock
  * waits by yielding, so that a recording on one PU
  * under SCHED_FIFO lets the holder run.
  */
@@ -35,6 +37,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 	const void *site = PTB_SITE;
 	if (!ptb_tr_on)
 		return real_fn(m);
+	ptb_tr_gate(site);
 	if (try(m) == 0) {
 		EV(LOCK, INSTANT, m, 0, 0, site);
 		return 0;
@@ -49,8 +52,10 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 int pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	PTB_REAL(int, "pthread_mutex_trylock", (pthread_mutex_t *));
+	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	int rc = real_fn(m);
-	EV(TRYLOCK, INSTANT, m, 0, outcome(rc), PTB_SITE);
+	EV(TRYLOCK, INSTANT, m, 0, outcome(rc), site);
 	return rc;
 }
 
@@ -58,6 +63,7 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 {
 	PTB_REAL(int, "pthread_mutex_timedlock", (pthread_mutex_t *, const struct timespec *));
 	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	ptb_tr_cpu();
 	EV(LOCK, ENTER, m, 0, 0, site);
 	int rc = real_fn(m, ts);
@@ -71,7 +77,7 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 	const void *site = PTB_SITE;
 	EV(UNLOCK, INSTANT, m, 0, 0, site);
 	int rc = real_fn(m);
-	ptb_tr_handoff(site);
+	ptb_tr_handoff(m, site);
 	return rc;
 }
 
@@ -108,7 +114,7 @@ int pthread_cond_signal(pthread_cond_t *c)
 	const void *site = PTB_SITE;
 	EV(COND_SIGNAL, INSTANT, c, ptb_tr_seq_next(c), 0, site);
 	int rc = real_fn(c);
-	ptb_tr_handoff(site);
+	ptb_tr_handoff(c, site);
 	return rc;
 }
 
@@ -118,7 +124,7 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 	const void *site = PTB_SITE;
 	EV(COND_BROADCAST, INSTANT, c, ptb_tr_seq_next(c), 0, site);
 	int rc = real_fn(c);
-	ptb_tr_handoff(site);
+	ptb_tr_handoff(c, site);
 	return rc;
 }
 
@@ -156,6 +162,7 @@ int sem_wait(sem_t *s)
 	const void *site = PTB_SITE;
 	if (!ptb_tr_on)
 		return real_fn(s);
+	ptb_tr_gate(site);
 	if (try(s) == 0) {
 		EV(SEM_WAIT, INSTANT, s, 0, 0, site);
 		return 0;
@@ -170,8 +177,10 @@ int sem_wait(sem_t *s)
 int sem_trywait(sem_t *s)
 {
 	PTB_REAL(int, "sem_trywait", (sem_t *));
+	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	int rc = real_fn(s);
-	EV(SEM_WAIT, INSTANT, s, 0, rc ? PTB_OUT_BUSY : 0, PTB_SITE);
+	EV(SEM_WAIT, INSTANT, s, 0, rc ? PTB_OUT_BUSY : 0, site);
 	return rc;
 }
 
@@ -179,6 +188,7 @@ int sem_timedwait(sem_t *s, const struct timespec *ts)
 {
 	PTB_REAL(int, "sem_timedwait", (sem_t *, const struct timespec *));
 	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	ptb_tr_cpu();
 	EV(SEM_WAIT, ENTER, s, 0, 0, site);
 	int rc = real_fn(s, ts);
@@ -192,7 +202,7 @@ int sem_post(sem_t *s)
 	const void *site = PTB_SITE;
 	EV(SEM_POST, INSTANT, s, 0, 0, site);
 	int rc = real_fn(s);
-	ptb_tr_handoff(site);
+	ptb_tr_handoff(s, site);
 	return rc;
 }
 
@@ -200,6 +210,7 @@ int sem_post(sem_t *s)
 static int rw_take(pthread_rwlock_t *l, int kind, int (*take)(pthread_rwlock_t *),
 		   int (*try)(pthread_rwlock_t *), const void *site)
 {
+	ptb_tr_gate(site);
 	if (ptb_tr_on && try(l) == 0) {
 		ptb_tr_event(kind, PTB_PH_INSTANT, l, 0, 0, site);
 		return 0;
@@ -232,16 +243,20 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 {
 	PTB_REAL(int, "pthread_rwlock_tryrdlock", (pthread_rwlock_t *));
+	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	int rc = real_fn(l);
-	EV(RD_LOCK, INSTANT, l, 0, outcome(rc), PTB_SITE);
+	EV(RD_LOCK, INSTANT, l, 0, outcome(rc), site);
 	return rc;
 }
 
 int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 {
 	PTB_REAL(int, "pthread_rwlock_trywrlock", (pthread_rwlock_t *));
+	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	int rc = real_fn(l);
-	EV(WR_LOCK, INSTANT, l, 0, outcome(rc), PTB_SITE);
+	EV(WR_LOCK, INSTANT, l, 0, outcome(rc), site);
 	return rc;
 }
 
@@ -251,7 +266,7 @@ int pthread_rwlock_unlock(pthread_rwlock_t *l)
 	const void *site = PTB_SITE;
 	EV(RW_UNLOCK, INSTANT, l, 0, 0, site);
 	int rc = real_fn(l);
-	ptb_tr_handoff(site);
+	ptb_tr_handoff(l, site);
 	return rc;
 }
 
@@ -259,6 +274,7 @@ int pthread_spin_lock(pthread_spinlock_t *l)
 {
 	PTB_REAL(int, "pthread_spin_trylock", (pthread_spinlock_t *));
 	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	if (real_fn(l) == 0) {
 		EV(SPIN_LOCK, INSTANT, l, 0, 0, site);
 		return 0;
@@ -274,8 +290,10 @@ int pthread_spin_lock(pthread_spinlock_t *l)
 int pthread_spin_trylock(pthread_spinlock_t *l)
 {
 	PTB_REAL(int, "pthread_spin_trylock", (pthread_spinlock_t *));
+	const void *site = PTB_SITE;
+	ptb_tr_gate(site);
 	int rc = real_fn(l);
-	EV(SPIN_LOCK, INSTANT, l, 0, outcome(rc), PTB_SITE);
+	EV(SPIN_LOCK, INSTANT, l, 0, outcome(rc), site);
 	return rc;
 }
 

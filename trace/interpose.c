@@ -30,6 +30,8 @@ struct tbuf {
 	struct tbuf *next;
 	uint32_t tid;
 	_Atomic uint32_t n;
+	_Atomic(const void *) waiting_on;  /* the object of a wait it is in */
+	_Atomic uint64_t wait_mark;        /* releases before it, or since it proved blocked */
 	struct ptb_tev ev[BUF_EVENTS];
 };
 
@@ -47,6 +49,11 @@ static __thread uint32_t my_tid;
 static __thread int exited;
 static __thread int in_event;
 static struct ptb_trace_header header;
+/* Releases so far, and the last of each object (by hash: two objects in
+ * one slot only cost a needless yield). */
+#define RELEASE_SLOTS 256
+static _Atomic uint64_t releases;
+static _Atomic uint64_t released_at[RELEASE_SLOTS];
 
 void *ptb_tr_real(const char *name)
 {
@@ -189,6 +196,12 @@ void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t 
 	if (header.sched != PTB_SCHED_FIFO && kind != PTB_EV_CPU && phase != PTB_PH_LEAVE)
 		append(b, t, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(), 0, 0, NULL);
 	append(b, t, kind, phase, obj, arg, outcome, site);
+	if (phase == PTB_PH_ENTER && kind != PTB_EV_YIELD) {
+		atomic_store_explicit(&b->wait_mark, atomic_load(&releases), memory_order_relaxed);
+		atomic_store_explicit(&b->waiting_on, obj, memory_order_release);
+	} else if (phase == PTB_PH_LEAVE) {
+		atomic_store_explicit(&b->waiting_on, NULL, memory_order_release);
+	}
 	in_event = 0;
 }
 
@@ -236,16 +249,28 @@ uint64_t ptb_tr_runq_ns(void)
 	return v;
 }
 
-/* After a call that may have let another thread go on: under SCHED_FIFO on
- * one PU the releasing thread would otherwise run on until it blocks, and
- * the recording would show one worker taking every job of a queue that on
- * more CPUs several would share.  Yielding lets the released thread run
- * now, as it would on a CPU of its own; when it did (the yield took time),
- * the time away is an enter/leave pair, not work. */
-void ptb_tr_handoff(const void *site)
+/* A recording on one PU must keep the order of synchronization a machine
+ * with a CPU per thread would have, since what a thread does next (which
+ * job of a queue it takes) follows from it and the replay cannot change
+ * it.  Two yields approximate that order:
+ *
+ * - after a release (unlock, signal, broadcast, post), the releaser yields,
+ *   so that the thread it released runs now, as on a CPU of its own, not
+ *   once the releaser blocks;
+ * - before an acquire (lock, trylock, semaphore wait), a thread that has
+ *   not yielded since someone's release yields again, so that the threads
+ *   made ready meanwhile take their turn first: on many CPUs they would
+ *   have come to the queue while this one worked.  Without it the first
+ *   worker of a pool, back from its first job, takes the second job
+ *   before the others took their first (tests/trace-queue.sh).
+ *
+ * Under SCHED_FIFO a yield runs every ready thread of the PU before the
+ * caller; under the normal policy it is a hint, so the order there is
+ * closer but not the same.  When a yield took time, that time away is an
+ * enter/leave pair, not work. */
+
+static void yield_recorded(const void *site)
 {
-	if (!mine || header.sched != PTB_SCHED_FIFO || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
-		return;
 	uint64_t a = now();
 	syscall(SYS_sched_yield);
 	uint64_t b = now();
@@ -253,6 +278,46 @@ void ptb_tr_handoff(const void *site)
 		return;
 	ptb_tr_event_at(a, PTB_EV_YIELD, PTB_PH_ENTER, NULL, 0, 0, site);
 	ptb_tr_event_at(b, PTB_EV_YIELD, PTB_PH_LEAVE, NULL, 0, 0, site);
+}
+
+static unsigned release_slot(const void *obj)
+{
+	uint64_t h = (uint64_t)(uintptr_t)obj * 0x9e3779b97f4a7c15u;
+	return (unsigned)(h >> 56) % RELEASE_SLOTS;
+}
+
+void ptb_tr_handoff(const void *obj, const void *site)
+{
+	if (!mine || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
+		return;
+	atomic_store(&released_at[release_slot(obj)], atomic_fetch_add(&releases, 1) + 1);
+	yield_recorded(site);
+}
+
+/* A thread in a wait on an object released since it began: woken, perhaps,
+ * and not yet run. */
+static int maybe_woken(struct tbuf *t)
+{
+	const void *w = atomic_load_explicit(&t->waiting_on, memory_order_acquire);
+	return w && atomic_load(&released_at[release_slot(w)]) > atomic_load(&t->wait_mark);
+}
+
+void ptb_tr_gate(const void *site)
+{
+	if (!mine || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
+		return;
+	int any = 0;
+	for (struct tbuf *t = atomic_load(&threads); t && !any; t = t->next)
+		any = t != mine && maybe_woken(t);
+	if (!any)
+		return;
+	yield_recorded(site);
+	/* Every ready thread has run (under SCHED_FIFO); one still waiting was
+	 * not woken: not a reason to yield again until its object's next release. */
+	uint64_t r = atomic_load(&releases);
+	for (struct tbuf *t = atomic_load(&threads); t; t = t->next)
+		if (t != mine && maybe_woken(t))
+			atomic_store(&t->wait_mark, r);
 }
 
 void ptb_tr_cpu(void)

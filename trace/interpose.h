@@ -33,7 +33,8 @@ void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t a
 /* ns this thread has waited for a CPU since it began (UINT64_MAX: not known). */
 uint64_t ptb_tr_runq_ns(void);
 /* After a release of another thread: let it run (see interpose.c). */
-void ptb_tr_handoff(const void *site);
+void ptb_tr_handoff(const void *obj, const void *site);
+void ptb_tr_gate(const void *site);
 /* The thread's CPU time as an event: called before a call that may block. */
 void ptb_tr_cpu(void);
 /* This thread's number in the trace (0 is the first thread). */

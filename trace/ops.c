@@ -111,6 +111,10 @@ static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t 
 	*arg = e->arg;
 	if (e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO)
 		return io_op_of(e);
+	if (e->kind == PTB_EV_COND_WAIT && e->outcome == PTB_OUT_TIMEOUT && enter) {
+		*arg = enter->arg;           /* a wait, for a signal or the timeout */
+		return PTB_OP_CWAIT;
+	}
 	if (!ok && enter && e->kind != PTB_EV_JOIN) {          /* a timeout: time off-CPU */
 		*arg = e->t - enter->t;
 		return PTB_OP_DELAY;
@@ -151,6 +155,8 @@ static int one_event(struct pass *p, const struct ptb_tev *e)
 			return 0;
 		if (emit(p, k, enter ? enter : e, arg))
 			return -1;
+		if (k == PTB_OP_CWAIT && e->outcome == PTB_OUT_TIMEOUT && enter)
+			p->th->op[p->th->n - 1].wait = (double)(e->t - enter->t);
 		if (e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO && enter)   /* split at the */
 			p->io_op = p->th->n - 1, p->io_wall = (double)(e->t - enter->t); /* next reading */
 		return 0;

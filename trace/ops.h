@@ -22,7 +22,8 @@ enum ptb_op_kind {
 	PTB_OP_BAR_INIT, PTB_OP_BAR_WAIT,
 	PTB_OP_SEM_INIT, PTB_OP_SEM_WAIT, PTB_OP_SEM_POST,
 	PTB_OP_RDLOCK, PTB_OP_WRLOCK, PTB_OP_RWUNLOCK,
-	PTB_OP_DELAY,            /* off-CPU: a sleep, a wait that timed out */
+	PTB_OP_DELAY,            /* off-CPU: a sleep, a wait that timed out (not a
+				  * condition's: CWAIT with its timeout) */
 	PTB_OP_IO,               /* off-CPU: a wait on a file, device, terminal, or a
 				  * socket or pipe to another process (arg = ns) */
 	PTB_OP_CH_READ,          /* a pipe or socket pair between threads: obj = the */
@@ -40,7 +41,8 @@ struct ptb_op {
 	uint64_t arg;            /* thread, sequence, count, value, delay ns, or bytes */
 	uint64_t total;          /* CH_READ of 0 bytes: the bytes ever written to the stream */
 	double wait;             /* I/O: the time the call waited, ns (CH_*: used if the
-				  * stream turns out not to be a channel) */
+				  * stream turns out not to be a channel); CWAIT: the
+				  * timeout it met in the recording, 0 none */
 	uint8_t kind;
 };
 

@@ -23,6 +23,7 @@ struct sthread {
 	size_t pc;
 	double left;         /* ns of the current burst still to run */
 	double until;        /* TS_DELAYED: when it runs again; TS_DONE: when it ended */
+	double deadline;     /* TS_BLOCKED in a timed wait: when it times out, else 0 */
 	int resume;          /* TS_DELAYED by a wake-up cost: its next operation is due */
 	double blocked_at;
 	int blocked_on;      /* object index */
@@ -78,6 +79,7 @@ void ptb_sim_advance(struct sim *s, int t);
 int ptb_sim_wake(struct sim *s, int t, int by);
 /* Queue thread t on object o (it waits from now). */
 void ptb_sim_enqueue(struct sim *s, int o, int t);
+void ptb_sim_unlink(struct sim *s, int o, int t);
 
 /* The critical path, walked back from the thread that ended last: the
  * limits of r, the objects whose waits held it up most. */

@@ -85,6 +85,22 @@ void ptb_sim_enqueue(struct sim *s, int o, int t)
 }
 
 /* Take thread t out of object o's queue (prev: the one before it, -1). */
+void ptb_sim_unlink(struct sim *s, int o, int t)
+{
+	struct sobj *ob = &s->obj[o];
+	for (int prev = -1, w = ob->head; w >= 0; prev = w, w = s->th[w].next)
+		if (w == t) {
+			int nx = s->th[t].next;
+			if (prev >= 0)
+				s->th[prev].next = nx;
+			else
+				ob->head = nx;
+			if (ob->tail == t)
+				ob->tail = prev;
+			return;
+		}
+}
+
 static void unlink_waiter(struct sim *s, struct sobj *ob, int prev, int t)
 {
 	int nx = s->th[t].next;
@@ -292,7 +308,10 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 	case PTB_OP_CWAIT:
 		if (cond_ready(ob, op->arg))
 			return 0;
-		return ptb_sim_enqueue(s, o, t), 1;
+		ptb_sim_enqueue(s, o, t);
+		if (op->wait > 0)            /* timed out in the recording: at the latest then */
+			s->th[t].deadline = s->now + op->wait;
+		return 1;
 	case PTB_OP_SIGNAL:
 	case PTB_OP_BROADCAST:
 		return cond_send(s, ob, t, op->arg, op->kind == PTB_OP_BROADCAST);

@@ -3,8 +3,8 @@
  * The simulator's clock (trace/sim.h): bursts shrink at the rate the CPUs
  * allow (1, or N / runnable when more threads can run than there are
  * CPUs; divided by the target machine's co-running slowdown for the
- * threads running at once, when --machine gives one); when one ends, its operation runs at that instant; delays end at
- * their time.  When nothing can run and no delay is pending while threads
+ * threads running at once, when --machine gives one); when one ends, its
+ * operation runs at that instant; delays end at their time.  When nothing can run and no delay is pending while threads
  * still wait, the replay has met an order the recording never took: the
  * wait that began first is released and counted as forced.
  */
@@ -57,6 +57,7 @@ static double wake_cost(const struct sim *s, const struct sobj *ob, int t, int b
 int ptb_sim_wake(struct sim *s, int t, int by)
 {
 	struct sthread *th = &s->th[t];
+	th->deadline = 0;
 	double d = s->now - th->blocked_at, cost = 0;
 	if (th->blocked_on >= 0) {               /* not a thread's first start */
 		struct sobj *ob = &s->obj[th->blocked_on];
@@ -142,6 +143,8 @@ static int step(struct sim *s)
 				min_left = th->left, first = i;
 		} else if (th->state == TS_DELAYED && th->until < next_delay) {
 			next_delay = th->until;
+		} else if (th->state == TS_BLOCKED && th->deadline > 0 && th->deadline < next_delay) {
+			next_delay = th->deadline;
 		}
 	}
 	if (!runnable && next_delay == INFINITY) {
@@ -166,6 +169,10 @@ static int step(struct sim *s)
 			th->resume = 0;
 			ptb_sim_advance(s, i);
 		} else if (th->state == TS_DELAYED && th->until <= s->now) {
+			if (ptb_sim_wake(s, i, i))
+				return -1;
+		} else if (th->state == TS_BLOCKED && th->deadline > 0 && th->deadline <= s->now) {
+			ptb_sim_unlink(s, th->blocked_on, i);    /* its timeout, before any signal */
 			if (ptb_sim_wake(s, i, i))
 				return -1;
 		}

@@ -215,6 +215,8 @@ int ptb_cmd_ab(int argc, char **argv)
 	rc = ptb_run_parse("ab", argc - first - 1, argv + first + 1, &run);
 	if (rc)
 		return rc < 0 ? 0 : rc;
+	if (run->gate_fd)   /* ab's rounds are its own pairs */
+		return ptb_bad_input("ab", "--round-gate is an option of run only");
 	a.o.run = *run;
 	rc = run_outputs(&a, run);
 	return rc ? rc : ptb_ab_run(&a.o);

@@ -138,10 +138,16 @@ static int place(const struct record_args *a)
 	if (rc)
 		return ptb_bad_input("record", "%s", err);
 	struct sched_param sp = { .sched_priority = 1 };
-	if (a->fifo && sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
-		fprintf(stderr, "ptbench record: warning: SCHED_FIFO not permitted (%s); "
+	if (a->fifo && sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
+		int e = errno;
+		/* root refused: a cgroup with no real-time time (cgroup v2 with
+		 * real-time group scheduling), where the root cgroup has it */
+		fprintf(stderr, "ptbench record: warning: SCHED_FIFO not permitted (%s%s); "
 			"recording under the normal policy, where threads on one PU may "
-			"preempt each other\n", strerror(errno));
+			"preempt each other\n", strerror(e),
+			e == EPERM && geteuid() == 0 ? ": as root, the cgroup may have no "
+			"real-time time; the root cgroup has" : "");
+	}
 	return 0;
 }
 

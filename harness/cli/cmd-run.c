@@ -5,8 +5,10 @@
  */
 #include "config.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,7 +30,7 @@ static const char run_usage[] =
 	"                   [--stop sd|se|ci]\n"
 	"                   [--max-sd PCT] [--min-timings N] [--max-timings N]\n"
 	"                   [--budget S] [--timeout S] [--quick] [-o FILE]\n"
-	"                   [--format table|csv|json|gbench]\n"
+	"                   [--format table|csv|json|gbench] [--round-gate FD]\n"
 	"\n"
 	"Measure the selected benchmarks (default: the default suite) and save every\n"
 	"run to a JSON file (default ptbench-HOST-DATE.json).  Each point is\n"
@@ -68,12 +70,14 @@ static const char run_usage[] =
 	"                         within S s (default 60)\n"
 	"  --quick                few short timings: a smoke test, not a measurement\n"
 	"  -o, --output FILE      where to save the run\n"
-	"  --format FMT           what to print on stdout (default table)\n";
+	"  --format FMT           what to print on stdout (default table)\n"
+	"  --round-gate FD        start each round when the program on descriptor FD\n"
+	"                         says so (ptbench-mpi: rounds together on all nodes)\n";
 
 enum run_opt {
 	OPT_STOP = 256, OPT_MAX_SD, OPT_MIN_T, OPT_MAX_T, OPT_BUDGET, OPT_TIMEOUT, OPT_QUICK,
 	OPT_FORMAT, OPT_TARGET, OPT_MIN_TRIALS, OPT_TRIALS, OPT_POINT_BUDGET, OPT_RUN_BUDGET,
-	OPT_SEED, OPT_SUITE, OPT_LAYOUT
+	OPT_SEED, OPT_SUITE, OPT_LAYOUT, OPT_GATE
 };
 
 static const struct option run_options[] = {
@@ -97,6 +101,7 @@ static const struct option run_options[] = {
 	{ "quick",        no_argument,       NULL, OPT_QUICK },
 	{ "output",       required_argument, NULL, 'o' },
 	{ "format",       required_argument, NULL, OPT_FORMAT },
+	{ "round-gate",   required_argument, NULL, OPT_GATE },
 	{ "help",         no_argument,       NULL, 'h' },
 	{ NULL,           0,                 NULL, 0 }
 };
@@ -111,6 +116,22 @@ static void quick_limits(struct ptb_run_opts *o)
 	l->budget_s = 0.25;
 	l->target_s = 0.0005;
 	o->trials = 3;
+}
+
+/* --round-gate FD: an open stream socket from the program that starts the
+ * rounds, kept from the run's worker processes. */
+static int gate_option(struct ptb_run_opts *o, const char *arg)
+{
+	int fd, type = 0, rc;
+	socklen_t len = sizeof type;
+	if ((rc = ptb_parse_int("run", "--round-gate", arg, 3, 1 << 20, &fd)))
+		return rc;
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &len) != 0 || type != SOCK_STREAM)
+		return ptb_bad_input("run", "--round-gate: descriptor %d is not an open stream "
+				     "socket", fd);
+	fcntl(fd, F_SETFD, FD_CLOEXEC);
+	o->gate_fd = fd;
+	return 0;
 }
 
 /* Where -b and -p values are kept while the options are read. */
@@ -165,6 +186,7 @@ static int run_option(void *ctx, int c, const char *arg)
 			return ptb_bad_input("run", "--layout: '%s' is not one of varied, fixed", arg);
 		o->layout = rule;
 		return 0;
+	case OPT_GATE:    return gate_option(o, arg);
 	case OPT_QUICK:   return 0;   /* applied before the other options */
 	case 'o':
 		if (!*arg)

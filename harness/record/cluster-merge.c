@@ -183,6 +183,16 @@ json_t *ptb_cluster_merge(json_t *const *docs, const char *const *paths, int n,
 	for (int k = 0; k < n; k++)
 		json_array_append_new(from, json_string(paths[k]));
 	json_object_set_new(out, "results", results);
+	if (json_object_get(out, "node_rows")) {
+		json_t *rows = ptb_cluster_merge_rows(docs, n, target_pct);
+		if (!rows) {
+			json_decref(from);
+			json_decref(out);
+			ptb_errf(err, errlen, "out of memory");
+			return NULL;
+		}
+		json_object_set_new(out, "node_rows", rows);
+	}
 	json_t *ctx = json_object_get(out, "context");
 	json_object_set_new(ctx, "launches", json_integer(n));
 	json_object_set_new(ctx, "merged_from", from);

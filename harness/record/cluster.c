@@ -33,6 +33,7 @@ static const struct ptb_field_rule header_fields[] = {
 	{ "merged_from", K_ARRAY,  D_FINITE,   OPTIONAL },
 	{ "environment", K_OBJECT, D_FINITE,   OPTIONAL },
 	{ "clock",      K_OBJECT,  D_FINITE,   OPTIONAL },
+	{ "node_suite", K_OBJECT,  D_FINITE,   OPTIONAL },
 }, mpi_fields[] = {
 	{ "library",    K_STRING,  D_FINITE,   OPTIONAL },
 	{ "version",    K_STRING,  D_FINITE,   OPTIONAL },
@@ -47,6 +48,18 @@ static const struct ptb_field_rule header_fields[] = {
 	{ "pus",        K_NUMBER,  D_COUNT,    OPTIONAL },
 	{ "fewer_pus_than_threads", K_BOOL, D_FINITE, OPTIONAL },
 	{ "context",    K_OBJECT,  D_FINITE,   OPTIONAL },
+}, node_suite_fields[] = {
+	{ "rounds_together", K_BOOL, D_FINITE,  OPTIONAL },
+	{ "start_ahead_ns", K_NUMBER, D_NONNEG, OPTIONAL },
+	{ "clock_width_ns", K_NUMBER, D_NONNEG, OPTIONAL },
+	{ "rounds",     K_ARRAY,   D_FINITE,   OPTIONAL },
+}, suite_round_fields[] = {
+	{ "round",      K_NUMBER,  D_COUNT,    ALWAYS },
+	{ "nodes",      K_NUMBER,  D_COUNT,    OPTIONAL },
+	{ "start_skew_ns", K_NUMBER, D_NONNEG, ALWAYS },
+	{ "gap_ns",     K_NUMBER,  D_FINITE,   OPTIONAL },
+	{ "starts_ns",  K_ARRAY,   D_FINITE,   OPTIONAL },
+	{ "lengths_ns", K_ARRAY,   D_FINITE,   OPTIONAL },
 }, clock_fields[] = {
 	{ "method",     K_STRING,  D_FINITE,   OPTIONAL },
 	{ "offsets",    K_ARRAY,   D_FINITE,   OPTIONAL },
@@ -164,6 +177,12 @@ static int check_context(struct ptb_check *c, const json_t *ctx)
 		return -1;
 	snprintf(c->where, sizeof c->where, "context.clock");
 	if (ptb_check_fields(c, clock, clock_fields, NRULES(clock_fields), NO_VALUE) < 0)
+		return -1;
+	const json_t *ns = json_object_get(ctx, "node_suite");
+	snprintf(c->where, sizeof c->where, "context.node_suite");
+	if (ptb_check_fields(c, ns, node_suite_fields, NRULES(node_suite_fields), NO_VALUE) < 0 ||
+	    check_array(c, json_object_get(ns, "rounds"), "context.node_suite.rounds",
+			suite_round_fields, NRULES(suite_round_fields), NULL) < 0)
 		return -1;
 	return check_array(c, json_object_get(ctx, "nodes"), "context.nodes", node_fields,
 			   NRULES(node_fields), NULL) < 0 ? -1

@@ -34,6 +34,7 @@ struct ptb_run_opts {
 	enum ptb_format format;
 	const char *command;                          /* as typed */
 	enum ptb_layout_mode layout;                  /* --layout: varied (0) or fixed */
+	int gate_fd;                                  /* --round-gate; 0: none */
 };
 
 /* Exit status of `ptbench run`: 0 all points ran (ok/unstable/na),

@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "run/gate.h"
 #include "run/layout.h"
 #include "run/record.h"
 #include "run/suite.h"
@@ -354,6 +355,10 @@ static void run_round(struct sched *s)
 	stop_spent(s);
 	n = round_order(s, &order);
 	s->round++;
+	/* A caller that starts the rounds (ptbench-mpi) and has gone ends
+	 * the run as an interrupt would: what finished is kept. */
+	if (!ptb_gate_enter(s->rs->o->gate_fd, s->round))
+		ptb_run_interrupted = 1;
 	for (int k = 0; k < n && !ptb_run_interrupted; k++)
 		run_trial(s, &s->pts[order[k]]);
 	free(order);
@@ -361,6 +366,7 @@ static void run_round(struct sched *s)
 	 * page placement, the allocator's history) varies between trials as
 	 * it does between runs. */
 	ptb_worker_stop(&s->worker);
+	ptb_gate_leave(s->rs->o->gate_fd, s->round);
 }
 
 /* After an interrupt, a point with trials keeps them and says so. */
@@ -397,6 +403,7 @@ void ptb_schedule_run(struct ptb_run_state *rs, struct ptb_job *jobs, int njobs,
 	for (collect(&s); any_unfinished(&s) && !ptb_run_interrupted; collect(&s))
 		run_round(&s);
 	ptb_worker_stop(&s.worker);
+	ptb_gate_end(rs->o->gate_fd);
 	if (ptb_run_interrupted)
 		keep_partial(&s);
 	for (int i = 0; i < s.npts; i++) {

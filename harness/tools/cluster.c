@@ -173,6 +173,28 @@ static int nodes_grid(struct view *v)
 	return 0;
 }
 
+/* The per-node section's title, and how its rounds started: together on
+ * every node (context.node_suite), the largest start skew, on the
+ * synchronised clocks. */
+static void rounds_title(const struct view *v, char *buf, size_t len)
+{
+	const json_t *ns = json_object_get(v->ctx, "node_suite"), *r;
+	size_t i;
+	double worst = 0;
+	json_array_foreach(json_object_get(ns, "rounds"), i, r)
+		if (ptb_jnum(r, "start_skew_ns") > worst)
+			worst = ptb_jnum(r, "start_skew_ns");
+	char skew[32];
+	snprintf(skew, sizeof skew, worst >= 1e6 ? "%.1f ms" : "%.0f µs",
+		 worst >= 1e6 ? worst / 1e6 : worst / 1e3);
+	if (json_is_true(json_object_get(ns, "rounds_together")))
+		snprintf(buf, len, "Per node (µs): ptbench's suite on each node, its %zu rounds "
+			 "started together on all nodes (start skew at most %s)",
+			 json_array_size(json_object_get(ns, "rounds")), skew);
+	else
+		snprintf(buf, len, "Per node (µs): ptbench's suite on each node");
+}
+
 /* Per-node rows: a column per node for small clusters, else the summary
  * with the outliers named. */
 static int node_rows_grid(struct view *v)
@@ -223,7 +245,9 @@ static int node_rows_grid(struct view *v)
 			ptb_grid_set(&g, r, c + 4, out);
 		}
 	}
-	emit(v, "Per node (µs): ptbench's suite on each node", "per_node", &g);
+	char title[256];
+	rounds_title(v, title, sizeof title);
+	emit(v, title, "per_node", &g);
 	return 0;
 }
 

@@ -1,0 +1,125 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Predictions at more CPUs than the development machine has, checked
+# against real runs: docs/design.md section 12, "at 4 and 8 CPUs".  For each
+# thread count T of THREADS, every program is recorded with T threads on
+# one PU, predicted for T CPUs, and run for real on CPUs 0..T-1, in
+# interleaved rounds; the figure to report is the median over rounds of
+# pred/real.  Two synthetic programs of the tests, whose wall time on N
+# CPUs follows from their structure (tests/trace.sh), are recorded once
+# per round with 8 threads and run for real on 1, 2, 4 and 8 CPUs.
+#
+# Recordings ask for SCHED_FIFO as ptbench record does; a machine whose
+# cgroup has no real-time time refuses it even to root (the probe line says
+# fifo=no), and `echo $$ > /sys/fs/cgroup/cgroup.procs` first may permit it.
+# Real runs use the normal policy: the machine is meant to be quiet, and
+# SCHED_FIFO would be throttled past 0.95 s (see predict-validation.sh).
+# Whether taskset confines a program is probed first and printed: where it
+# does not (a sandboxed kernel may accept and ignore the mask), a real run
+# with T threads still uses at most T CPUs of the otherwise idle machine,
+# but the synthetic programs' runs on fewer CPUs than threads are void.
+#
+# With LIBS="A.so B.so", each program is recorded once with each
+# interposer library (PTB_TRACE_LIB), and each line gives pred_1, pred_2 ...
+# in that order: two recorders compared on the same real runs.  PLAIN=0
+# skips the unrecorded run on one CPU (the recording overhead's reference).
+#
+# With MACHINE=RESULT.json (a `ptbench run` of the target machine with
+# cond.pingpong, mutex.pingpong and create) each line also gives the
+# prediction with --machine, pred_m.
+#
+#   [LINES=N] [LIBS=...] [PLAIN=0] [MACHINE=FILE] docs/predict-scaling.sh PTBENCH TESTS-DIR "THREADS" [ROUNDS]
+set -u
+P=$1 TD=$2 TS=${3:-"2 4 8"} R=${4:-3}
+[ -x "$P" ] && [ -d "$TD" ] || { echo "usage: $0 PTBENCH TESTS-DIR \"THREADS\" [ROUNDS]" >&2; exit 2; }
+J=$TD/jget
+V=$(mktemp -d)
+trap 'rm -rf "$V"' EXIT
+now() { date +%s.%N; }
+sub() { echo "$1 - $2" | bc; }
+cpus() { echo "0-$(($1 - 1))"; }
+with_machine() {
+	rm -f "$3"
+	[ -n "${MACHINE:-}" ] && "$P" predict "$1" --cpus "$2" --machine "$MACHINE" --format json > "$3"
+}
+jm() { [ -s "$1" ] && "$J" "$1" predictions.$2.wall_s || echo -; }
+
+# Does taskset confine?  Two busy loops on one CPU take twice one loop's time.
+loop='i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done'
+a=$(now); sh -c "$loop"; b=$(now)
+c=$(now); taskset -c 0 sh -c "($loop) & ($loop) & wait"; d=$(now)
+echo "probe: cpus=$(nproc) kernel=$(uname -r) one_loop=$(sub $b $a) two_loops_on_cpu0=$(sub $d $c)" \
+	"fifo=$(chrt -f 1 true 2> /dev/null && echo yes || echo no)" \
+	"schedstat=$(test -r /proc/self/schedstat && echo yes || echo no)"
+
+awk -v N="${LINES:-280000}" 'BEGIN{srand(42); split("GET POST PUT DELETE",m," "); split("/index.html /api/v1/users /static/app.js /login /search?q=threads /img/logo.png",u," "); for(i=0;i<N;i++){printf "2026-11-%02d %02d:%02d:%02d 10.%d.%d.%d %s %s %d %d \"Mozilla/5.0 (X11; Linux x86_64)\" req=%d\n", 1+int(rand()*28), int(rand()*24), int(rand()*60), int(rand()*60), int(rand()*255), int(rand()*255), int(rand()*255), m[1+int(rand()*4)], u[1+int(rand()*6)], (rand()<0.9?200:404), int(rand()*50000), i}}' > "$V/data.txt"
+
+# record_each NAME CPUS COMMAND...: record with each library, predict for
+# CPUS into $V/NAME.K.json (K = 1, 2, ... in LIBS' order)
+record_each() {
+	trace=$1 list=$2; shift 2
+	k=1
+	for lib in ${LIBS:-default}; do
+		[ "$lib" = default ] && unset PTB_TRACE_LIB || export PTB_TRACE_LIB="$lib"
+		"$P" record -o "$V/$trace.trace" -- "$@" < "$STDIN" > "$V/$trace.out" 2> "$V/$trace.err"
+		"$P" predict "$V/$trace.trace" --cpus "$list" --format json > "$V/$trace.$k.json"
+		k=$((k + 1))
+	done
+	unset PTB_TRACE_LIB
+}
+# preds NAME INDEX: each library's prediction
+preds() {
+	k=1
+	for lib in ${LIBS:-default}; do
+		printf ' pred_%d=%s' $k "$("$J" "$V/$1.$k.json" predictions.$2.wall_s)"
+		k=$((k + 1))
+	done
+}
+
+# synthetic: 8 threads, predicted and exact for 1, 2, 4, 8 CPUs
+synthetic() {
+	name=$1; shift
+	record_each $name 1,2,4,8 "$@"
+	with_machine "$V/$name.trace" 1,2,4,8 "$V/sm.json"
+	k=0
+	for n in 1 2 4 8; do
+		a=$(now); taskset -c "$(cpus $n)" "$@" > /dev/null; b=$(now)
+		echo "$r $name cpus=$n$(preds $name $k) pred_m=$(jm "$V/sm.json" $k) real=$(sub $b $a) printed=$(cat "$V/$name.out")"
+		k=$((k + 1))
+	done
+}
+
+STDIN=/dev/null
+r=1
+while [ $r -le "$R" ]; do
+	synthetic phases "$TD/trace-phases" 8 8 6000000 3200000
+	synthetic lock "$TD/trace-lock" 8 60 600000
+	synthetic queue "$TD/trace-queue" 8 20 6000000
+	for t in $TS; do
+		for name in pigz pbzip2 xz zstd; do
+			command -v $name > /dev/null || continue
+			case $name in
+			pigz) cmd="pigz -9 -p $t -c" ;; pbzip2) cmd="pbzip2 -p$t -c" ;;
+			xz) cmd="xz -1 -T$t -c" ;; zstd) cmd="zstd -12 -T$t -c" ;;
+			esac
+			STDIN="$V/data.txt"
+			record_each t "$t" $cmd
+			STDIN=/dev/null
+			with_machine "$V/t.trace" "$t" "$V/pm.json"
+			a=$(now); taskset -c "$(cpus $t)" $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
+			plain=-
+			if [ "${PLAIN:-1}" != 0 ]; then
+				c=$(now); taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
+				plain=$(sub $d $c)
+			fi
+			cmp -s "$V/t.out" "$V/real.out" && same=same || same=DIFFERENT
+			echo "$r $name threads=$t recorded_threads=$("$J" "$V/t.1.json" recorded.threads)" \
+				"sched=$("$J" "$V/t.1.json" recorded.sched)" \
+				"events=$("$J" "$V/t.1.json" recorded.events)" \
+				"trace_wall=$("$J" "$V/t.1.json" recorded.wall_s) plain1=$plain" \
+				"$(preds t 0) pred_m=$(jm "$V/pm.json" 0) real=$(sub $b $a) output=$same" \
+				"warning=$(grep -c warning "$V/t.err")"
+		done
+	done
+	r=$((r + 1))
+done

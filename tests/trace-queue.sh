@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# A work queue under `ptbench record` and `ptbench predict` (docs/design.md
+# "record and predict", the order of a recording): tests/trace-queue.c's
+# workers take equal jobs from a queue filled at once.  On as many CPUs as
+# workers the jobs go round them; the recording on one PU must hand them
+# round the same way, not let the first worker take a second job before
+# the others took their first.  Each worker's share is then that of a real
+# run on many CPUs, and the wall time on N CPUs is the shares' fair sharing
+# of N CPUs (not the thread count's speed-up: 8 jobs, 3 workers: 3 jobs'
+# time on 3 CPUs or more, 4 on 2).  Within 5 %.
+. "$top_srcdir/tests/tap.sh"
+: "${TRACE_QUEUE:=./tests/trace-queue}"
+[ -x "$TRACE_QUEUE" ] || skip_all "test program not built"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+preload_or_skip "$tmp"
+
+# shared SHARES N: the time, in jobs, of workers with these shares on N
+# CPUs shared fairly (each of k running workers at min(1, N/k) of a CPU).
+shared() {
+	echo "$1" | tr ' ' '\n' | sort -n | awk -v n="$2" '
+		{ s[NR] = $1 }
+		END { t = 0; done = 0
+		      for (i = 1; i <= NR; i++) {
+			      k = NR - i + 1; v = n < k ? n / k : 1
+			      t += (s[i] - done) / v; done = s[i] }
+		      printf "%.6f", t }'
+}
+
+for case in "4 10" "3 8"; do
+	set -- $case
+	T=$1 J=$2
+	"$PTBENCH" record -o "$tmp/q.trace" -- "$TRACE_QUEUE" $T $J 1500000 > "$tmp/q.out" 2> "$tmp/q.err"
+	rc=$?
+	check "record of $T workers, $J jobs: exit 0 (got $rc)" test $rc -eq 0
+	if [ "$(predicted "$tmp/q.trace" 1 recorded.sched)" != fifo ]; then
+		# the normal policy preempts a job anywhere: who takes which is chance
+		skip "$T workers: SCHED_FIFO was not permitted (the jobs' order is the scheduler's)"
+		continue
+	fi
+	read -r _ w _ shares < "$tmp/q.out"
+	even=$(awk -v t=$T -v j=$J 'BEGIN { for (i = 0; i < t; i++) printf "%d\n", int(j / t) + (i < j % t) }' | sort -n | tr '\n' ' ')
+	got=$(echo $shares | tr ' ' '\n' | sort -n | tr '\n' ' ')
+	check "the recording handed the jobs round ($got; even: $even)" test "$got" = "$even"
+	for n in 1 2 4 8; do
+		exp=$(awk -v j="$(shared "$even" $n)" -v w="$w" 'BEGIN { printf "%.6f", j * w * 1e-9 }')
+		within5 "$T workers, $J jobs, $n CPUs" "$(predicted "$tmp/q.trace" $n)" "$exp"
+	done
+done
+done_testing
