@@ -45,6 +45,7 @@ PTB_BENCH(cache_latency,    cache_latency)
 PTB_BENCH(uthread,          uthread_switch)
 PTB_BENCH(uthread,          uthread_create)
 PTB_BENCH(cacheline_share,  cacheline_share)
+PTB_BENCH(corun,            corun)
 /* OpenMP's directives (EPCC syncbench's method), after every Pthreads row;
  * absent from builds configured without OpenMP. */
 PTB_BENCH(omp,              omp_parallel)

@@ -18,7 +18,14 @@
 # real runs are not, so LINES (default 280000, about 30 MB) keeps each real
 # run on 2 CPUs under one period, and a line says "throttled" otherwise.
 #
-#   [LINES=N] docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
+# With MACHINE=RESULT.json (a ptbench run of this machine holding the
+# corun points and the costs), each line also has pred2m, predicted with
+# --machine alone (the wake-up, hand-off and creation costs), and pred2w,
+# with --working-set as well: the unrecorded run's peak resident set over
+# THREADS (its working set per thread, by the one rule that needs no
+# counters), and that size as ws.
+#
+#   [LINES=N] [MACHINE=FILE] docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
 set -e
 P=$1 T=${2:-2} R=${3:-3}
 [ -x "$P" ] || { echo "usage: $0 PTBENCH THREADS [ROUNDS]" >&2; exit 2; }
@@ -40,7 +47,16 @@ while [ $r -le "$R" ]; do
 		"$P" record -o "$V/t" -- $cmd < "$V/data.txt" > "$V/rec.out"
 		"$P" predict "$V/t" --cpus 1,2 --format json > "$V/p.json"
 		a=$(now); chrt -f 1 taskset -c 0,1 $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
-		c=$(now); chrt -f 1 taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
+		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
+		more=
+		if [ -n "$MACHINE" ]; then
+			ws=$(( $(tail -n 1 "$V/rss") / T ))K
+			"$P" predict "$V/t" --cpus 2 --machine "$MACHINE" --format json > "$V/m.json"
+			"$P" predict "$V/t" --cpus 2 --machine "$MACHINE" --working-set $ws \
+				--format json > "$V/w.json"
+			more=" pred2m=$("$J" "$V/m.json" predictions.0.wall_s) ws=$ws"
+			more="$more pred2w=$("$J" "$V/w.json" predictions.0.wall_s)"
+		fi
 		cmp -s "$V/rec.out" "$V/real.out" && same=same || same=DIFFERENT
 		thr=$(echo "$b - $a > $RT / 1000000" | bc -l)
 		[ "$RT" -lt 0 ] || [ "$thr" -eq 0 ] && thr= || thr=" throttled"
@@ -48,7 +64,7 @@ while [ $r -le "$R" ]; do
 			"events=$("$J" "$V/p.json" recorded.events)" \
 			"bytes=$(wc -c < "$V/t") trace_wall=$("$J" "$V/p.json" recorded.wall_s)" \
 			"pred2=$("$J" "$V/p.json" predictions.1.wall_s)" \
-			"real2=$(echo "$b - $a" | bc) plain1=$(echo "$d - $c" | bc) output=$same$thr"
+			"real2=$(echo "$b - $a" | bc) plain1=$(echo "$d - $c" | bc)$more output=$same$thr"
 	done
 	r=$((r + 1))
 done

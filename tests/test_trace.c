@@ -264,6 +264,23 @@ int main(void)
 	tap_near(replay(3, NULL), 91.0, 0.01, "  and a creation of 4 ms before it: 91 ms");
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 91.0, 0.01, "  the same on 8 CPUs");
+	/* the co-running slowdown: work stretched by 1.5 while two threads run
+	 * at once, by 2 while three do, recomputed as the count changes */
+	struct ptb_sim_costs corun = { 0, 0, 0, 3, { 1.0, 1.5, 2.0 } };
+	costs = &corun;
+	make_barrier_sleep();
+	tap_near(replay(1, NULL), 125.0, 0.01, "a co-running slowdown leaves 1 CPU alone: 125 ms");
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 105.0, 0.01,
+		 "on 3 CPUs: 10 x 2 + 10 x 1.5 + 10, 5 x 2, the sleep: 105 ms");
+	make_barrier_sleep();
+	tap_near(replay(8, NULL), 105.0, 0.01, "  the same on 8 CPUs (3 threads at most)");
+	make_barrier_sleep();
+	tap_near(replay(2, NULL), 108.75, 0.01,
+		 "on 2 CPUs: 2 of 3 running (x1.5) while they share, then 10 alone: 108.75 ms");
+	corun.nslow = 2;
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 97.5, 0.01, "  past the last count measured, its factor: 97.5 ms on 3");
 	costs = NULL;
 
 	/* blocking I/O: a channel between threads, a delay otherwise */

@@ -8,6 +8,10 @@
  *   trace-io sleep THREADS WORK     each thread: work, sleep 50 ms, work
  *   trace-io timer THREADS WORK     each thread: work, read a timer
  *                                   descriptor that fires 50 ms later, work
+ *   trace-io stdio THREADS WORK     the same through stdio: fread (even
+ *                                   threads) or getc (odd) on a FILE of
+ *                                   the timer descriptor, whose internal
+ *                                   read no interposer sees
  *   trace-io behind 1 WORK          the main thread reads a timer that fires
  *                                   in 30 ms while a sibling works W (more
  *                                   than 30 ms on the one PU of a recording,
@@ -25,7 +29,7 @@
  *   trace-io futex COUNT WORK       the same through raw futexes, which no
  *                                   interposer sees
  *
- * On N CPUs, with T threads and one unit taking W:  sleep and timer take
+ * On N CPUs, with T threads and one unit taking W:  sleep, timer and stdio take
  * 2 W max(1, T/N) + 50 ms; behind takes 1 + max(30, W) + W ms on
  * one CPU and 1 + 30 + W on two or more (its first 1 ms: a read that
  * shows the descriptor waits), nap max(30, W) + W and 30 + W; pipe and pair take 2 K W on one CPU and (K + 1) W on
@@ -108,6 +112,23 @@ static void *timer_client(void *arg)
 		exit(3);
 	full_read(fd, &ticks, sizeof ticks);
 	close(fd);
+	unit();
+	return arg;
+}
+
+/* --- stdio: the same wait through a FILE (its buffer refilled inside) ---- */
+static void *stdio_client(void *arg)
+{
+	struct itimerspec in50 = { { 0, 0 }, { 0, 50 * 1000 * 1000 } };
+	uint64_t ticks;
+	int fd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC);
+	FILE *f = fd < 0 ? NULL : fdopen(fd, "r");
+	unit();
+	if (!f || timerfd_settime(fd, 0, &in50, NULL))
+		exit(3);
+	if (arg ? getc(f) == EOF : fread(&ticks, sizeof ticks, 1, f) != 1)
+		exit(4);
+	fclose(f);
 	unit();
 	return arg;
 }
@@ -241,16 +262,18 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|timer|behind|nap|pipe|pair|pingpong|futex N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|timer|stdio|behind|nap|pipe|pair|pingpong|futex N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
 	pthread_t th[MAXT];
-	if (!strcmp(argv[1], "sleep") || !strcmp(argv[1], "timer")) {
+	if (!strcmp(argv[1], "sleep") || !strcmp(argv[1], "timer") || !strcmp(argv[1], "stdio")) {
+		void *(*fn)(void *) = argv[1][0] == 't' ? timer_client : argv[1][1] == 't' ? stdio_client
+											: sleeper;
 		if (n < 1 || n > MAXT)
 			return fprintf(stderr, "trace-io: 1-%d threads\n", MAXT), 2;
 		for (long i = 0; i < n; i++)
-			pthread_create(&th[i], NULL, argv[1][0] == 't' ? timer_client : sleeper, NULL);
+			pthread_create(&th[i], NULL, fn, (void *)(intptr_t)(i & 1));
 		for (long i = 0; i < n; i++)
 			pthread_join(th[i], NULL);
 	} else if (!strcmp(argv[1], "pipe") || !strcmp(argv[1], "pair")) {

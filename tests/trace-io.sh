@@ -4,7 +4,8 @@
 # "record and predict", blocking I/O): programs of tests/trace-io.c whose
 # wall time on N CPUs follows from their structure.  A sleep and a wait on
 # another process are delays kept on any number of CPUs, overlapped when
-# several threads wait at once (a sleep; a read of a timer descriptor), and
+# several threads wait at once (a sleep; a read of a timer descriptor, also
+# through stdio's fread and getc), and
 # do not hold the time the waiter spent ready behind a sibling on the PU; a pipe between two threads is a channel,
 # whose reader waits for the writer's bytes in the replay, so that a
 # producer and a consumer make a pipeline (speed-up 2K/(K+1)), through a
@@ -26,7 +27,7 @@ record() {
 }
 
 # --- two threads that work, wait 50 ms, work: 2 W max(1, 2/N) + 50 ms -----
-for mode in sleep timer; do
+for mode in sleep timer stdio; do
 	record $mode 2 4000000
 	if [ "$(predicted "$tmp/$mode.trace" 1 recorded.sched)" != fifo ]; then
 		# a first wait's length then holds any time behind other programs
@@ -40,6 +41,8 @@ for mode in sleep timer; do
 			"$(predicted "$tmp/$mode.trace" $n)" "$exp"
 	done
 done
+"$PTBENCH" predict "$tmp/stdio.trace" --cpus 2 > "$tmp/stdio.txt"
+check "the waits inside fread and getc are named as I/O" grep -q '^  I/O ' "$tmp/stdio.txt"
 "$PTBENCH" predict "$tmp/timer.trace" --cpus 2 > "$tmp/timer.txt"
 check "the wait on the timer is named as I/O on the critical path" \
 	grep -q '^  I/O ' "$tmp/timer.txt"

@@ -54,6 +54,40 @@ check "  and its cost, 30 ms" \
 "$PTBENCH" predict "$tmp/phases.trace" --machine "$machine" > "$tmp/m.txt"
 check "  and in the table" grep -q 'wake-up *20000.00 us' "$tmp/m.txt"
 
+# --- --working-set: the made-up machine's co-running slowdown, x1.25 for two
+# copies of a 256 KiB loop at once and x1.5 for four (x2 and x3 at 8 MiB).
+# The phases program's serial part runs alone; its T workers run
+# min(T, N) at once, so each phase takes serial + work * max(1, T/N) * s.
+corun="$top_srcdir/tests/data/predict-corun.json"
+T=4 P=8
+for n in 2 4 8; do
+	s=$(awk -v n=$n 'BEGIN { print n == 2 ? 1.25 : 1.5 }')
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$corun" --working-set 300K \
+		--format json > "$tmp/w.json"
+	exp=$(awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$n -v k="$s" \
+		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f * k) * 1e-9 }')
+	within5 "--working-set 300K on $n CPUs: the parallel part x$s" \
+		"$("$JGET" "$tmp/w.json" predictions.0.wall_s)" "$exp"
+done
+check "  the JSON names the curve applied, 256 KiB" \
+	test "$("$JGET" "$tmp/w.json" machine.corun.size_bytes)" = 262144
+check "  and its factor at 4 threads, 1.5" \
+	awk -v s="$("$JGET" "$tmp/w.json" machine.corun.slowdown.2.slowdown)" 'BEGIN { exit !(s == 1.5) }'
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 1 --machine "$corun" --working-set 300K \
+	--format json > "$tmp/w.json"
+check "  1 CPU as without it" \
+	test "$("$JGET" "$tmp/w.json" predictions.0.wall_s)" = "$(predicted "$tmp/phases.trace" 1)"
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 2 --machine "$corun" --working-set 6M \
+	--format json > "$tmp/w.json"
+check "--working-set 6M takes the nearest size, 8 MiB" \
+	test "$("$JGET" "$tmp/w.json" machine.corun.size_bytes)" = 8388608
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 4 --machine "$corun" --format json > "$tmp/w.json"
+check "without --working-set no slowdown is applied (machine.corun null)" \
+	sh -c "test \"\$('$JGET' '$tmp/w.json' predictions.0.wall_s)\" = '$(predicted "$tmp/phases.trace" 4)' && grep -q '\"corun\": null' '$tmp/w.json'"
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 4 --machine "$machine" > "$tmp/w.txt"
+check "a machine file without corun: costs only, the table says none applied" \
+	grep -q 'co-running slowdown: not in the file' "$tmp/w.txt"
+
 # --- a lock held half the time: max(T*K*in, T*K*(in+out)/N) --------------
 T=4 K=60
 "$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" $T $K 300000 > "$tmp/lock.out" 2> /dev/null
@@ -146,5 +180,12 @@ check "predict --help: a percent sign as one (the text is not a format)" \
 refused "predict --machine of a missing file" predict "$tmp/lock.trace" --machine "$tmp/none.json"
 refused "predict --machine of a file without the costs" predict "$tmp/lock.trace" \
 	--machine "$top_srcdir/tests/data/plot-ext.json"
+refused "predict --working-set without --machine" predict "$tmp/lock.trace" --working-set 1M
+refused "predict --working-set with a file without corun" predict "$tmp/lock.trace" \
+	--machine "$top_srcdir/tests/data/predict-machine.json" --working-set 1M
+refused "predict --working-set 12Q" predict "$tmp/lock.trace" \
+	--machine "$top_srcdir/tests/data/predict-corun.json" --working-set 12Q
+refused "predict --machine of corun points without threads=1" predict "$tmp/lock.trace" \
+	--machine "$top_srcdir/tests/data/predict-corun-nobase.json" --working-set 1M
 check "no temporary trace is left behind" test -z "$(ls "$tmp" | grep tmp)"
 done_testing

@@ -59,6 +59,21 @@ static void io_done(int kind, int fd, uint64_t d, uint64_t t0, ssize_t rc, const
 	}
 }
 
+uint64_t ptb_tr_io_runq_before(uint64_t d) { return runq_before(ptb_tr_fd_waited(d)); }
+
+/* A call through stdio (trace/interpose-stdio.c): only a long one is
+ * recorded, as a wait of its own (PTB_EV_IO, the descriptor's kind): the
+ * bytes that reached the descriptor inside it are not known, so it is
+ * never a channel operation. */
+void ptb_tr_io_wait(int fd, uint64_t d, uint64_t t0, const void *site, uint64_t q0)
+{
+	uint64_t t1 = ptb_tr_now();
+	if (t1 - t0 < LONG_NS)
+		return;
+	ptb_tr_span(PTB_EV_IO, t0, t1, NULL, 0, ptb_tr_fd_kind(d), site, runq_since(q0));
+	ptb_tr_fd_mark_waited(fd, d);
+}
+
 /* The body of a wrapper of a call on one descriptor: the real call, timed. */
 #define IO_ON(kind, fd, call) \
 	do { \

@@ -65,6 +65,12 @@ int ptb_tr_fd_new(int fd);
 int ptb_tr_fd_waited(uint64_t d);
 void ptb_tr_fd_mark_waited(int fd, uint64_t d);
 
+/* A call through stdio on fd (described by d): the run-queue time to pass
+ * as q0 (UINT64_MAX unless fd has waited before), and the call, begun at
+ * t0, done: recorded as a wait when it lasted 20 us or more. */
+uint64_t ptb_tr_io_runq_before(uint64_t d);
+void ptb_tr_io_wait(int fd, uint64_t d, uint64_t t0, const void *site, uint64_t q0);
+
 /* The calling thread ends (its CPU time and an exit event; once). */
 void ptb_tr_thread_exit(void);
 /* Whether the interposer stands in for signal sig's default action, and

@@ -2,8 +2,9 @@
 /*
  * The simulator's clock (trace/sim.h): bursts shrink at the rate the CPUs
  * allow (1, or N / runnable when more threads can run than there are
- * CPUs); when one ends, its operation runs at that instant; delays end at
- * their time.  When nothing can run and no delay is pending while threads
+ * CPUs; divided by the target machine's co-running slowdown for the
+ * threads running at once, when --machine gives one); when one ends, its
+ * operation runs at that instant; delays end at their time.  When nothing can run and no delay is pending while threads
  * still wait, the replay has met an order the recording never took: the
  * wait that began first is released and counted as forced.
  */
@@ -115,6 +116,19 @@ static int force(struct sim *s)
 	return ptb_sim_wake(s, best, -1) < 0 ? -1 : 1;
 }
 
+/* The factor by which CPU work stretches while k threads run at once on
+ * the target machine (struct ptb_sim_costs): processor sharing keeps
+ * min(runnable, N) CPUs busy, and each of their threads competes with the
+ * others for the shared caches and memory. */
+static double slowdown(const struct sim *s, int k)
+{
+	const struct ptb_sim_costs *c = &s->costs;
+	if (k < 1 || c->nslow < 1)
+		return 1.0;
+	double f = c->slowdown[(k <= c->nslow ? k : c->nslow) - 1];
+	return f > 0 ? f : 1.0;
+}
+
 /* One step of the clock: to the next end of a burst or of a delay.
  * 0 stepped, 1 every thread is done, -1 no memory. */
 static int step(struct sim *s)
@@ -138,6 +152,7 @@ static int step(struct sim *s)
 		return f < 0 ? -1 : f == 0 ? 1 : 0;
 	}
 	double rate = runnable > s->cpus ? (double)s->cpus / runnable : 1.0;
+	rate /= slowdown(s, runnable < s->cpus ? runnable : s->cpus);
 	double dt = runnable ? min_left / rate : INFINITY;
 	if (next_delay - s->now < dt)
 		dt = next_delay - s->now, first = -1;

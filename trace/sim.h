@@ -54,8 +54,16 @@ struct ptb_sim_visitor {
  * rwlock handed to a waiter, `handoff_ns` after; a created thread begins
  * `create_ns` after the create.  Delays, not CPU time: the thread is off
  * the CPU meanwhile, as a thread being woken is. */
+#define PTB_SIM_SLOW_MAX 512
 struct ptb_sim_costs {
 	double wake_ns, handoff_ns, create_ns;
+	/* The co-running slowdown: slowdown[k - 1] is the factor by which CPU
+	 * work stretches while k threads run at once (slowdown[0] = 1, a
+	 * thread alone as in the recording); past nslow, the last.  nslow 0:
+	 * none.  A burst runs at rate min(1, N / runnable) / slowdown[k - 1],
+	 * k = min(runnable, N), recomputed whenever the runnable count changes. */
+	int nslow;
+	double slowdown[PTB_SIM_SLOW_MAX];
 };
 
 /* 0, or -1 when out of memory.  costs and v may be NULL. */

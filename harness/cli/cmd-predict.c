@@ -8,15 +8,18 @@
  * asked for, with the share of the path that ran up to a release of each.
  * The speed-up is against the replay on one CPU.  --machine charges the
  * wake-up, hand-off and creation costs of a target machine, from its
- * result file (cli/machine-costs.h), in every replay.
+ * result file (cli/machine-costs.h), in every replay, and with
+ * --working-set its co-running slowdown.
  */
 #include "config.h"
 
 #include <errno.h>
+#include <math.h>
 #include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,16 +36,20 @@
 
 static const char usage[] =
 	"usage: ptbench predict TRACE [--cpus LIST] [--machine RESULT.json]\n"
-	"                       [--format table|json] [--check] [--chrome-trace FILE]\n"
+	"                       [--working-set BYTES] [--format table|json] [--check]\n"
+	"                       [--chrome-trace FILE]\n"
 	"                       [-v|--verbose]\n"
 	"\n"
 	"Predict the wall time and speed-up of a program recorded by 'ptbench record'\n"
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
 	"waits bound it.  --check: refuse a trace whose threads spent more than 10 % of\n"
-	"their time off the CPU outside traced calls (raw futexes, stdio).\n"
+	"their time off the CPU outside traced calls (raw futexes, atomics).\n"
 	"--machine RESULT.json: charge the wake-up, hand-off and creation costs of the\n"
 	"machine that ran it (its condition and mutex ping-pongs, halved, and its thread\n"
 	"creation) where a thread is woken, a lock changes hands, a thread starts.\n"
+	"--working-set BYTES (K, M, G: binary multiples; with --machine): stretch CPU\n"
+	"work by the machine's co-running slowdown for the threads running at once, from\n"
+	"its corun points at the table size nearest BYTES (a working set per thread).\n"
 	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
 	"chrome://tracing (each thread's life and its waits).\n"
 	"-v, --verbose: the simulator's speed on stderr.\n";
@@ -55,6 +62,7 @@ static const struct option predict_options[] = {
 	{ "check",    no_argument,       NULL, 'k' },
 	{ "chrome-trace", required_argument, NULL, 't' },
 	{ "machine",  required_argument, NULL, 'm' },
+	{ "working-set", required_argument, NULL, 'w' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
 };
@@ -65,6 +73,7 @@ struct predict_args {
 	const char *chrome;
 	const struct ptb_machine_costs *machine;    /* NULL: no costs */
 	const char *machine_file;
+	double working_set;                         /* bytes; 0: not named */
 };
 
 /* A Chrome trace stays small enough to open: at most this many waits. */
@@ -91,6 +100,25 @@ static int parse_cpus(struct predict_args *a, const char *arg)
 	return a->ncpus ? 0 : ptb_bad_input("predict", "--cpus: an empty list");
 }
 
+/* BYTES with an optional binary multiple: 512K, 8M, 1.5G, 64MiB. */
+static int parse_bytes(const char *arg, double *out)
+{
+	static const struct { const char *suffix; double times; } units[] = {
+		{ "", 1 }, { "K", 1024 }, { "KiB", 1024 }, { "M", 1048576 }, { "MiB", 1048576 },
+		{ "G", 1073741824 }, { "GiB", 1073741824 },
+	};
+	char *end;
+	double v = strtod(arg, &end);
+	if (end == arg || !(v > 0) || !isfinite(v))
+		return -1;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strcasecmp(end, units[i].suffix) && v * units[i].times <= 0x1p50) {
+			*out = v * units[i].times;
+			return *out >= 1 ? 0 : -1;
+		}
+	return -1;
+}
+
 static int predict_option(void *ctx, int opt, const char *arg)
 {
 	struct predict_args *a = ctx;
@@ -111,6 +139,10 @@ static int predict_option(void *ctx, int opt, const char *arg)
 	case 'm':
 		a->machine_file = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--machine needs a result file");
+	case 'w':
+		return parse_bytes(arg, &a->working_set) == 0 ? 0 : ptb_bad_input("predict",
+			"--working-set: '%s' is not a size in bytes (1 to 2^50; K, M, G: binary "
+			"multiples)", arg);
 	case 't':
 		a->chrome = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--chrome-trace needs a file name");
@@ -143,6 +175,24 @@ static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_resul
 	return a;
 }
 
+/* The co-running slowdown applied: the curve's benchmark, size and the
+ * factor at each measured count of copies; null when none was applied,
+ * with the sizes the file has ("available") when it has any. */
+static json_t *corun_json(const struct ptb_machine_costs *m)
+{
+	const struct ptb_machine_corun *c = &m->corun;
+	if (c->picked < 0)
+		return json_null();
+	const struct ptb_corun_curve *cv = &c->curve[c->picked];
+	json_t *f = json_array();
+	for (int i = 0; i < cv->nk; i++)
+		json_array_append_new(f, json_pack("{s:i, s:f}", "threads", cv->k[i],
+						   "slowdown", cv->factor[i]));
+	return json_pack("{s:s, s:I, s:I, s:o}", "benchmark", c->bench, "working_set_bytes",
+			 (json_int_t)llround(c->working_set), "size_bytes", (json_int_t)llround(cv->bytes),
+			 "slowdown", f);
+}
+
 /* The costs charged, and where each came from; null without --machine. */
 static json_t *machine_json(const struct predict_args *a)
 {
@@ -155,7 +205,8 @@ static json_t *machine_json(const struct predict_args *a)
 			? json_pack("{s:s, s:f, s:s, s:i}", "cost", m->name[c], "seconds", m->ns[c] * 1e-9,
 				    "point", m->key[c], "divided_by", m->divided_by[c])
 			: json_pack("{s:s, s:n}", "cost", m->name[c], "seconds"));
-	return json_pack("{s:s, s:o}", "file", a->machine_file, "costs", costs);
+	return json_pack("{s:s, s:o, s:o}", "file", a->machine_file, "costs", costs,
+			 "corun", corun_json(m));
 }
 
 static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
@@ -197,6 +248,30 @@ static void print_forced(const struct ptb_sim_result *r, int n)
 		printf("\n");
 }
 
+/* The co-running slowdown: the curve applied, or why none was. */
+static void print_corun(const struct predict_args *a)
+{
+	const struct ptb_machine_corun *c = &a->machine->corun;
+	if (!c->ncurves) {
+		printf("  co-running slowdown: not in the file (ptbench run -b corun measures it): "
+		       "none applied\n");
+		return;
+	}
+	if (c->picked < 0) {
+		printf("  co-running slowdown: measured for tables of");
+		for (int i = 0; i < c->ncurves; i++)
+			printf("%s %.0f KiB", i ? "," : "", c->curve[i].bytes / 1024);
+		printf("; none applied (--working-set names the program's)\n");
+		return;
+	}
+	const struct ptb_corun_curve *cv = &c->curve[c->picked];
+	printf("  co-running slowdown (%s size=%.0f, nearest a working set of %.0f KiB):",
+	       c->bench, cv->bytes, c->working_set / 1024);
+	for (int i = 1; i < cv->nk; i++)
+		printf("%s x%.3f at %d", i > 1 ? "," : "", cv->factor[i], cv->k[i]);
+	printf(" threads at once\n");
+}
+
 static void print_costs(const struct predict_args *a)
 {
 	const struct ptb_machine_costs *m = a->machine;
@@ -207,6 +282,7 @@ static void print_costs(const struct predict_args *a)
 			       m->divided_by[c] == 2 ? ", a round trip halved" : "");
 		else
 			printf("  %-9s %10s     (not in the file: none charged)\n", m->name[c], "-");
+	print_corun(a);
 	printf("\n");
 }
 
@@ -237,7 +313,7 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 	}
 	if (untraced > UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
 		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
-		       "calls (raw futexes, stdio, page faults, other processes): left out, as if\n"
+		       "calls (raw futexes, atomics, page faults, other processes): left out, as if\n"
 		       "      those waits were for nothing (--check refuses such a trace)\n",
 		       100 * untraced);
 	print_forced(r, n);
@@ -313,7 +389,7 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 	if (a->check && untraced > UNTRACED_LIMIT) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check: the threads spent %.0f %% of their time off "
-				     "the CPU outside traced calls (raw futexes, stdio): no prediction",
+				     "the CPU outside traced calls (raw futexes, atomics): no prediction",
 				     100 * untraced);
 	}
 	double t0 = seconds();
@@ -341,7 +417,7 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 
 int ptb_cmd_predict(int argc, char **argv)
 {
-	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL };
+	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL, 0 };
 	struct ptb_machine_costs m;
 	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
 				    predict_option, &a, &first);
@@ -353,6 +429,12 @@ int ptb_cmd_predict(int argc, char **argv)
 	struct ptb_trace t;
 	char err[512];
 	if (a.machine_file && ptb_machine_costs_load(a.machine_file, &m, err, sizeof err))
+		return ptb_bad_input("predict", "--machine %s", err);
+	if (a.working_set > 0 && !a.machine_file)
+		return ptb_bad_input("predict", "--working-set needs --machine (the machine whose "
+				     "co-running slowdown to apply)");
+	if (a.working_set > 0 &&
+	    ptb_machine_corun_pick(&m, a.working_set, a.machine_file, err, sizeof err))
 		return ptb_bad_input("predict", "--machine %s", err);
 	a.machine = a.machine_file ? &m : NULL;
 	/* a regular file only (the rename would replace a device), locked */
