@@ -49,6 +49,7 @@ check "flow: main's sleep from 42.5 ms (to the column) to 92.5" \
 
 # A long trace: bounded files.  It needs the interposer preloaded into a
 # program of this machine, which a sanitizer or cross build cannot do.
+record_alone
 "$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" 8 300 20000 > /dev/null 2> "$tmp/rec.err"
 if grep -q -e 'cannot be preloaded' -e 'runtime does not come first' "$tmp/rec.err"; then
 	skip "a long trace: the interposer cannot be preloaded here"
