@@ -50,6 +50,7 @@ typedef struct {
 	UInt owner;               /* its owner when opened: the thread or NOSLOT */
 } Fast;
 static Fast fast_tab[PP_FAST];
+static ULong fast_opened;         /* a bit per entry that may be open */
 static ULong fast_dummy, fast_dummy_w[16];   /* a closed entry's: no line's */
 static ULong next_check;          /* check_ahead's next logical time */
 
@@ -58,13 +59,13 @@ static inline void fast_close_at(UInt i)
 	fast_tab[i].key = fast_tab[i].wkey = NOKEY;
 	fast_tab[i].more = fast_tab[i].wmore = &fast_dummy;
 	fast_tab[i].w = fast_dummy_w;
+	fast_opened &= ~(1ULL << i);
 }
 
 void pp_fast_close(void)
 {
-	UInt i;
-	for (i = 0; i < PP_FAST; i++)
-		fast_close_at(i);
+	while (fast_opened)
+		fast_close_at((UInt)__builtin_ctzll(fast_opened));
 }
 
 static inline void fast_close_key(UWord key)
@@ -83,7 +84,8 @@ void pp_merge_init(void)
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_map[i] = -1;
 	pp_shadow_init();
-	pp_fast_close();
+	for (i = 0; i < PP_FAST; i++)
+		fast_close_at(i);
 }
 
 ULong pp_floor(void) { return floor_ts; }
@@ -192,6 +194,7 @@ static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner,
 		return;
 	}
 	f->key = key;
+	fast_opened |= 1ULL << (key & (PP_FAST - 1));
 	f->more = &e->more;
 	f->until = t->fold_end < next_check ? t->fold_end : next_check;
 	f->owner = owner;
