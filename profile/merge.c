@@ -50,6 +50,7 @@ typedef struct {
 	UInt owner;               /* its owner when opened: the thread or NOSLOT */
 } Fast;
 static Fast fast_tab[PP_FAST];
+static ULong fast_opened;         /* a bit per entry that may be open */
 static ULong fast_dummy, fast_dummy_w[16];   /* a closed entry's: no line's */
 static ULong next_check;          /* check_ahead's next logical time */
 
@@ -58,13 +59,13 @@ static inline void fast_close_at(UInt i)
 	fast_tab[i].key = fast_tab[i].wkey = NOKEY;
 	fast_tab[i].more = fast_tab[i].wmore = &fast_dummy;
 	fast_tab[i].w = fast_dummy_w;
+	fast_opened &= ~(1ULL << i);
 }
 
 void pp_fast_close(void)
 {
-	UInt i;
-	for (i = 0; i < PP_FAST; i++)
-		fast_close_at(i);
+	while (fast_opened)
+		fast_close_at((UInt)__builtin_ctzll(fast_opened));
 }
 
 static inline void fast_close_key(UWord key)
@@ -83,7 +84,8 @@ void pp_merge_init(void)
 	for (i = 0; i < VG_N_THREADS; i++)
 		slot_map[i] = -1;
 	pp_shadow_init();
-	pp_fast_close();
+	for (i = 0; i < PP_FAST; i++)
+		fast_close_at(i);
 }
 
 ULong pp_floor(void) { return floor_ts; }
@@ -192,6 +194,7 @@ static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner,
 		return;
 	}
 	f->key = key;
+	fast_opened |= 1ULL << (key & (PP_FAST - 1));
 	f->more = &e->more;
 	f->until = t->fold_end < next_check ? t->fold_end : next_check;
 	f->owner = owner;
@@ -231,6 +234,99 @@ static inline Bool fast(Addr a, UInt size, UInt kind)
 	return True;
 }
 
+static void merge_upto(ULong h);
+static void check_ahead(void);
+
+/* Moves t's unmerged events to the start of its buffer, and the places
+ * it remembers with them (the fast entries are closed by the caller). */
+static void slide(PP_Thread *t)
+{
+	UWord d = t->head;
+	UInt i;
+	VG_(memmove)(t->buf, t->buf + d, (t->n - d) * sizeof *t->buf);
+	t->n -= d;
+	t->head = 0;
+	t->solid = t->solid > d ? t->solid - d : 0;
+	t->q_first = t->q_first > d ? t->q_first - d : 0;
+	for (i = 0; i < PP_RECENT; i++) {
+		if (t->recent[i].pos >= d)
+			t->recent[i].pos -= (UInt)d;
+		else
+			t->recent[i].key = NOKEY;
+	}
+}
+
+/* Makes room for one more event of t (a forced merge, a slide, a bigger
+ * buffer). */
+static void make_room(PP_Thread *t, ULong ts)
+{
+	if (t->n - t->head >= PP_BUF_MAX) {   /* a thread far ahead of a stalled one */
+		pp_forced++;
+		merge_upto(ts);
+	}
+	if (t->head > 0)
+		slide(t);
+	if (t->n == t->cap) {
+		t->cap = t->cap ? t->cap * 2 : 4096;
+		t->buf = VG_(realloc)("ptbprof.buf", t->buf, t->cap * sizeof *t->buf);
+	}
+}
+
+/* Writes t's next event, there being room, each field once. */
+static inline PP_Event *fill(PP_Thread *t, ULong ts, Addr a, UWord aux, UInt size, UInt kind,
+			     void *line)
+{
+	PP_Event *e = &t->buf[t->n++];
+	e->ts = ts;
+	e->addr = a;
+	e->aux = aux;
+	e->size = size;
+	e->kind = kind;
+	e->more = e->wmore = 0;
+	e->line = line;
+	if (ts >= t->fold_end) {
+		t->fold_end = (ts / pp_cfg.quantum + 1) * pp_cfg.quantum;
+		t->q_first = t->n - 1;
+	}
+	if ((kind & 0xf) > PP_RMW)
+		t->solid = t->n;           /* nothing folds across it */
+	else {
+		UWord k0 = a >> pp_cfg.shift, k1 = (a + size - 1) >> pp_cfg.shift;
+		UInt r0 = recent_ix(k0), r1 = recent_ix(k1);
+		/* An access across two lines is folded into by none. */
+		t->recent[r0].key = k0 == k1 ? k0 : NOKEY;
+		t->recent[r0].pos = (UInt)(t->n - 1);
+		t->recent[r0].wr = (kind & 0xf) != PP_READ;
+		t->recent[r1].key = k0 == k1 ? k1 : NOKEY;
+	}
+	return e;
+}
+
+void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
+{
+	PP_Thread *t = &pp_thr[slot];
+	if (ts < floor_ts)
+		ts = floor_ts;
+	if ((kind & 0xf) > PP_RMW || pp_cfg.ways || t->n == t->cap || slot != pp_cur)
+		pp_fast_close();          /* its events stop taking folds, or move */
+	if (t->n == t->cap)
+		make_room(t, ts);
+	fill(t, ts, a, aux, size, kind, NULL);
+}
+
+/* pp_push of the running thread's access (pp_ic is past the floor), inline
+ * where the buffer has room and the open lines stay open. */
+static inline PP_Event *push_access(PP_Thread *t, Addr a, UWord ip, UInt size, UInt kind,
+				    void *line)
+{
+	if (pp_cfg.ways || t->n == t->cap) {
+		pp_fast_close();
+		if (t->n == t->cap)
+			make_room(t, pp_ic);
+	}
+	return fill(t, pp_ic, a, ip, size, kind, line);
+}
+
 /* The rest of pp_on_access, apart so that the fast path's frame is small. */
 static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UInt kind, Bool lib)
 {
@@ -264,11 +360,8 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 		sh = shadow_of(key);      /* in the front cache: order() */
 	}
 	t = &pp_thr[pp_cur];
-	if (!(e = fold(t, a, size, kind))) {
-		pp_push(pp_cur, pp_ic, a, ip, size, kind);
-		e = &t->buf[t->n - 1];
-		e->line = sh->line;
-	}
+	if (!(e = fold(t, a, size, kind)))
+		e = push_access(t, a, ip, size, kind, sh->line);
 	fast_open(pp_cur, a, size, e, owner, sh);
 }
 
@@ -280,73 +373,6 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
 		pp_ic = floor_ts;
 	if (!fast(a, size, kind))
 		on_access(a, ip, size, kind, (szkd >> 19) & 1);
-}
-
-static void merge_upto(ULong h);
-static void check_ahead(void);
-
-/* Moves t's unmerged events to the start of its buffer, and the places
- * it remembers with them (the fast entries are closed by the caller). */
-static void slide(PP_Thread *t)
-{
-	UWord d = t->head;
-	UInt i;
-	VG_(memmove)(t->buf, t->buf + d, (t->n - d) * sizeof *t->buf);
-	t->n -= d;
-	t->head = 0;
-	t->solid = t->solid > d ? t->solid - d : 0;
-	t->q_first = t->q_first > d ? t->q_first - d : 0;
-	for (i = 0; i < PP_RECENT; i++) {
-		if (t->recent[i].pos >= d)
-			t->recent[i].pos -= (UInt)d;
-		else
-			t->recent[i].key = NOKEY;
-	}
-}
-
-void pp_push(Int slot, ULong ts, Addr a, UWord aux, UInt size, UInt kind)
-{
-	PP_Thread *t = &pp_thr[slot];
-	PP_Event *e;
-	if (ts < floor_ts)
-		ts = floor_ts;
-	if ((kind & 0xf) > PP_RMW || pp_cfg.ways || t->n == t->cap || slot != pp_cur)
-		pp_fast_close();          /* its events stop taking folds, or move */
-	if (t->n == t->cap) {
-		if (t->n - t->head >= PP_BUF_MAX) {   /* a thread far ahead of a stalled one */
-			pp_forced++;
-			merge_upto(ts);
-		}
-		if (t->head > 0)
-			slide(t);
-		if (t->n == t->cap) {
-			t->cap = t->cap ? t->cap * 2 : 4096;
-			t->buf = VG_(realloc)("ptbprof.buf", t->buf, t->cap * sizeof *t->buf);
-		}
-	}
-	e = &t->buf[t->n++];
-	e->ts = ts;
-	e->addr = a;
-	e->aux = aux;
-	e->size = size;
-	e->kind = kind;
-	e->more = e->wmore = 0;
-	e->line = NULL;
-	if (ts >= t->fold_end) {
-		t->fold_end = (ts / pp_cfg.quantum + 1) * pp_cfg.quantum;
-		t->q_first = t->n - 1;
-	}
-	if ((kind & 0xf) > PP_RMW)
-		t->solid = t->n;           /* nothing folds across it */
-	else {
-		UWord k0 = a >> pp_cfg.shift, k1 = (a + size - 1) >> pp_cfg.shift;
-		UInt r0 = recent_ix(k0), r1 = recent_ix(k1);
-		/* An access across two lines is folded into by none. */
-		t->recent[r0].key = k0 == k1 ? k0 : NOKEY;
-		t->recent[r0].pos = (UInt)(t->n - 1);
-		t->recent[r0].wr = (kind & 0xf) != PP_READ;
-		t->recent[r1].key = k0 == k1 ? k1 : NOKEY;
-	}
 }
 
 /* The earliest logical time a running (not blocked) thread may still

@@ -83,7 +83,7 @@ extern Int pp_cur;            /* its slot, -1 when none runs */
 void pp_merge_init(void);
 void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
-#define PP_FAST 16            /* lines open to the fast path (merge.c) */
+#define PP_FAST 64            /* lines open to the fast path (merge.c); at most 64 */
 void pp_fast_close(void);    /* closes them all */
 /* A line's node holds its shadow (merge.c) and the model's record of it
  * (model.c), PP_LINE_BYTES zeroed when the line is first touched: the
