@@ -89,14 +89,32 @@ check "a machine file without corun: costs only, the table says none applied" \
 	grep -q 'co-running slowdown: not in the file' "$tmp/w.txt"
 
 # --- a lock held half the time: max(T*K*in, T*K*(in+out)/N) --------------
+# The answer is made of the program's median times inside and outside; a
+# recording that shared its PU's caches with other load (once, in a make
+# distcheck: +8.5 % on every count) runs slower than those medians say.  A
+# miss is therefore recorded once more, saying so, and the checks are of
+# the second recording: a defect of the replay misses both.
 T=4 K=60
-"$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" $T $K 300000 > "$tmp/lock.out" 2> /dev/null
-check "record of the lock program: exit 0" test $? -eq 0
-read -r _ in _ out < "$tmp/lock.out"
+lock_exp() {
+	awk -v k=$K -v i="$in" -v o="$out" -v t=$T -v n=$1 \
+		'BEGIN { a = t * k * i; b = t * k * (i + o) / n; printf "%.6f", (a > b ? a : b) * 1e-9 }'
+}
+for attempt in 1 2; do
+	"$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" $T $K 300000 > "$tmp/lock.out" 2> /dev/null
+	rc=$?
+	read -r _ in _ out < "$tmp/lock.out"
+	missed=
+	for n in 1 2 4 8; do
+		p=$(predicted "$tmp/lock.trace" $n) e=$(lock_exp $n)
+		awk -v p="$p" -v e="$e" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }' ||
+			missed="$missed $n CPUs: $p s for $e s;"
+	done
+	[ -z "$missed" ] && break
+	[ $attempt = 1 ] && diag "lock, first recording missed ($missed) -- recording it once more"
+done
+check "record of the lock program: exit 0 (got $rc)" test $rc -eq 0
 for n in 1 2 4 8; do
-	exp=$(awk -v k=$K -v i="$in" -v o="$out" -v t=$T -v n=$n \
-		'BEGIN { a = t * k * i; b = t * k * (i + o) / n; printf "%.6f", (a > b ? a : b) * 1e-9 }')
-	within5 "lock, $n CPUs" "$(predicted "$tmp/lock.trace" $n)" "$exp"
+	within5 "lock, $n CPUs" "$(predicted "$tmp/lock.trace" $n)" "$(lock_exp $n)"
 done
 "$PTBENCH" predict "$tmp/lock.trace" --cpus 8 --format json > "$tmp/l.json"
 check "the lock is the first limit" test "$("$JGET" "$tmp/l.json" limits.0.object)" = mutex
