@@ -84,23 +84,7 @@ void ptb_sim_enqueue(struct sim *s, int o, int t)
 	ob->tail = t;
 }
 
-/* Take thread t out of object o's queue (prev: the one before it, -1). */
-void ptb_sim_unlink(struct sim *s, int o, int t)
-{
-	struct sobj *ob = &s->obj[o];
-	for (int prev = -1, w = ob->head; w >= 0; prev = w, w = s->th[w].next)
-		if (w == t) {
-			int nx = s->th[t].next;
-			if (prev >= 0)
-				s->th[prev].next = nx;
-			else
-				ob->head = nx;
-			if (ob->tail == t)
-				ob->tail = prev;
-			return;
-		}
-}
-
+/* Take thread t out of object ob's queue (prev: the one before it, -1). */
 static void unlink_waiter(struct sim *s, struct sobj *ob, int prev, int t)
 {
 	int nx = s->th[t].next;
@@ -110,6 +94,17 @@ static void unlink_waiter(struct sim *s, struct sobj *ob, int prev, int t)
 		ob->head = nx;
 	if (ob->tail == t)
 		ob->tail = prev;
+}
+
+/* Take thread t out of object o's queue, wherever it is in it. */
+void ptb_sim_unlink(struct sim *s, int o, int t)
+{
+	struct sobj *ob = &s->obj[o];
+	for (int prev = -1, w = ob->head; w >= 0; prev = w, w = s->th[w].next)
+		if (w == t) {
+			unlink_waiter(s, ob, prev, t);
+			return;
+		}
 }
 
 static int wake_first(struct sim *s, struct sobj *ob, int by)

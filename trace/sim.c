@@ -101,17 +101,7 @@ static int force(struct sim *s)
 			best = (int)i;
 	if (best < 0)
 		return 0;
-	struct sobj *ob = &s->obj[s->th[best].blocked_on];
-	for (int prev = -1, t = ob->head; t >= 0; prev = t, t = s->th[t].next)
-		if (t == best) {
-			if (prev >= 0)
-				s->th[prev].next = s->th[t].next;
-			else
-				ob->head = s->th[t].next;
-			if (ob->tail == t)
-				ob->tail = prev;
-			break;
-		}
+	ptb_sim_unlink(s, s->th[best].blocked_on, best);
 	s->forced++;
 	return ptb_sim_wake(s, best, -1) < 0 ? -1 : 1;
 }
