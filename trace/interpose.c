@@ -304,8 +304,16 @@ static int maybe_woken(struct tbuf *t)
 
 void ptb_tr_gate(const void *site)
 {
+	static __thread uint64_t seen;     /* releases at this thread's last gate */
 	if (!mine || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
 		return;
+	/* No release since: no thread can have been woken since then, and any
+	 * woken then has run or been found waiting (below).  The common
+	 * uncontended lock pays one load, not a walk of the threads. */
+	uint64_t now_released = atomic_load(&releases);
+	if (now_released == seen)
+		return;
+	seen = now_released;
 	int any = 0;
 	for (struct tbuf *t = atomic_load(&threads); t && !any; t = t->next)
 		any = t != mine && maybe_woken(t);
