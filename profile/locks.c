@@ -91,6 +91,7 @@ static void release_round(const Barrier *b, ULong round, Int me)
 		if (pp_thr[s].ts < t)
 			pp_thr[s].ts = t;
 	}
+	pp_drop_reset();
 }
 
 static void barrier_request(UWord req, Int me, ULong *now, Addr a, UWord n)

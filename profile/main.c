@@ -20,7 +20,7 @@
 #include "profile/ptbench-profile.h"
 #include <pub_tool_libcproc.h>
 
-PP_Config pp_cfg = { 64, 6, 0, 100, 0, 0, NULL, False };
+PP_Config pp_cfg = { 64, 6, 0, 100, 0, 0, NULL, False, False };
 static Int pp_pid;    /* a forked child that exits leaves the result alone */
 
 static Bool pow2(ULong v) { return v && !(v & (v - 1)); }
@@ -88,6 +88,9 @@ static void pp_post_clo_init(void)
 	while ((1u << pp_cfg.shift) > pp_cfg.line)
 		pp_cfg.shift--;
 	pp_cfg.mshift = pp_cfg.shift > 6 ? pp_cfg.shift - 6 : 0;   /* 64 bits a line */
+	/* A finite cache's replacement order, and a cache that changes with
+	 * the thread's CPU, need every access of a private line too. */
+	pp_cfg.private_lines = !pp_cfg.ways && !pp_cfg.affinity;
 	pp_objects_init();
 	pp_model_init();
 	pp_merge_init();
@@ -256,6 +259,7 @@ static void pp_start(ThreadId tid, ULong blocks)
 	pp_fast_close();     /* the open lines were another thread's */
 	pp_cur = s;
 	pp_ic = t->ts;
+	pp_drop_reset();
 	if (!t->ktid)
 		t->ktid = VG_(gettid)();   /* on the thread's own kernel thread */
 	if (!t->stack_hi) {

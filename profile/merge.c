@@ -327,6 +327,91 @@ static inline PP_Event *push_access(PP_Thread *t, Addr a, UWord ip, UInt size, U
 	return fill(t, pp_ic, a, ip, size, kind, line);
 }
 
+/* Private lines.  With unbounded caches (and threads not pinned), a line
+ * that one thread alone has touched stays valid in that thread's cache
+ * whatever the thread does with it, and no other cache has a record of it.
+ * So after the first access (a cold miss, an event) the thread's accesses
+ * to it change nothing in the model -- unless another thread's first
+ * access to the line came before some of them in the merge's order: those
+ * would be events of their own after it.  Most accesses of a program are
+ * to private lines (its stacks, each thread's own heap: 92 to 97 % of the
+ * events of pigz and xz), so they are skipped where that cannot happen:
+ *
+ * - while the thread is behind every other running thread in the merge's
+ *   order (drop_until: their accesses to come are all later);
+ * - a thread woken by another, or created, starts after that thread's
+ *   time, so after whatever was skipped before;
+ * - a thread whose wait ends otherwise (a time-out, a signal, a sleep:
+ *   sync.c) resumes at the merge's frontier -- and no earlier than the
+ *   latest skipped access (pp_skipped_until).
+ *
+ * So every skipped access comes before every access still to be recorded,
+ * and a line's privacy ends with another thread's first access, for good:
+ * from then on every access to it is an event, as to any line.  A thread
+ * spends about half of its turns catching up with the others; its
+ * private lines then stay open to the fast path until drop_until. */
+ULong pp_skipped_until;
+static ULong drop_until;          /* the running thread's accesses before it may be skipped */
+
+/* drop_until for the running thread: the merge's order is by quantum,
+ * then by slot. */
+void pp_drop_reset(void)
+{
+	ULong Q = pp_cfg.quantum, q = ~0ULL;
+	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS, first = 0;
+	drop_until = 0;
+	if (!pp_cfg.private_lines || pp_cur < 0)
+		return;
+	for (s = 0; s < n; s++) {
+		ULong qs;
+		if ((Int)s == pp_cur || !pp_thr[s].alive || pp_thr[s].blocked)
+			continue;
+		qs = pp_thr[s].ts / Q;
+		if (qs < q) {
+			q = qs;
+			first = s;
+		}
+	}
+	drop_until = q == ~0ULL ? ~0ULL : (q + ((UInt)pp_cur < first)) * Q;
+}
+
+/* The access's line was the running thread's alone before it, the access
+ * is within that line and may be skipped.  Otherwise the lines it touches
+ * learn their toucher, or lose their privacy. */
+static inline Bool touch_private(Int me, Addr a, UInt size)
+{
+	UWord k0 = a >> pp_cfg.shift, k1 = (a + size - 1) >> pp_cfg.shift, k;
+	Bool hit = False;
+	for (k = k0; k <= k1; k++) {
+		Shadow *sh = shadow_of(k);
+		if (sh->toucher == (UInt)me)
+			hit = k0 == k1 && pp_ic < drop_until;
+		else if (sh->toucher == NOSLOT)
+			sh->toucher = (UInt)me;
+		else
+			sh->toucher = MIXED;
+	}
+	return hit;
+}
+
+/* The running thread's private line: open to the fast path until the
+ * thread may skip no more or should check its lead, its bytes kept
+ * nowhere. */
+static inline void private_open(Int me, UWord key, UInt owner, Shadow *sh)
+{
+	Fast *f = &fast_tab[key & (PP_FAST - 1)];
+	f->key = key;
+	fast_opened |= 1ULL << (key & (PP_FAST - 1));
+	f->more = f->wmore = &fast_dummy;
+	f->until = drop_until < next_check ? drop_until : next_check;
+	if (f->until > pp_skipped_until)
+		pp_skipped_until = f->until;
+	f->owner = owner;
+	f->line = sh->line;
+	f->w = sh->w;
+	f->wkey = owner == (UInt)me ? key : NOKEY;
+}
+
 /* The rest of pp_on_access, apart so that the fast path's frame is small. */
 static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UInt kind, Bool lib)
 {
@@ -336,6 +421,7 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 	UWord key = a >> pp_cfg.shift;
 	Fast *f = &fast_tab[key & (PP_FAST - 1)];
 	Shadow *sh;
+	Bool priv;
 	if (!size || pp_cur < 0)
 		return;
 	check_ahead();
@@ -345,7 +431,8 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 		 * other thread has run since it was opened and the thread's own
 		 * writes kept it up to date, so the owner is still the thread
 		 * or nobody -- nothing to follow -- or, open to writes, the
-		 * thread: order() would only store the words written. */
+		 * thread: order() would only store the words written.  Nor can
+		 * the line have lost its toucher meanwhile. */
 		owner = f->owner;
 		sh = (Shadow *)((UChar *)f->line - offsetof(Shadow, line));
 		if (kind == PP_WRITE) {
@@ -354,10 +441,17 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 			for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
 				sh->w[i] = v;
 		}
+		priv = pp_cfg.private_lines && sh->toucher == (UInt)pp_cur && pp_ic < drop_until;
 	} else {
 		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
+		/* A first contact may move the thread: before its writes are stamped. */
+		priv = pp_cfg.private_lines && touch_private(pp_cur, a, size);
 		owner = pp_order(pp_cur, a, size, kind, lib || kind == PP_RMW);
 		sh = shadow_of(key);      /* in the front cache: order() */
+	}
+	if (priv) {
+		private_open(pp_cur, key, owner, sh);
+		return;
 	}
 	t = &pp_thr[pp_cur];
 	if (!(e = fold(t, a, size, kind)))

@@ -12,7 +12,7 @@
 
 #define PP_SLOTS 64          /* modelled caches; later threads share them */
 #define PP_TOP_LINES 8       /* source lines kept per object */
-#define PP_LEAD 2000     /* instructions a thread may run ahead before yielding */
+#define PP_LEAD 20000   /* instructions a thread may run ahead before yielding */
 #define PP_BUF_MAX (1u << 21) /* events one thread may hold before a forced merge */
 #define PP_RECENT 16         /* lines whose latest event a thread remembers (merge.c) */
 
@@ -61,6 +61,7 @@ typedef struct {
 	UInt cache_size, ways;    /* a finite LRU cache; ways 0: unbounded */
 	const HChar *out;         /* where the result goes */
 	Bool affinity;            /* threads pinned to one CPU share its cache */
+	Bool private_lines;       /* a line one thread alone touched makes no events (merge.c) */
 } PP_Config;
 
 extern PP_Config pp_cfg;
@@ -76,6 +77,7 @@ static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n
 extern PP_Thread pp_thr[PP_SLOTS];
 extern UInt pp_nthreads;      /* threads ever started (slots used = min(this, PP_SLOTS)) */
 extern ULong pp_forced;       /* merges forced by a full buffer */
+extern ULong pp_skipped_until; /* every access skipped so far came before it (merge.c) */
 
 /* merge.c */
 extern ULong pp_ic;           /* logical time of the running thread */
@@ -85,6 +87,7 @@ void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 #define PP_FAST 64            /* lines open to the fast path (merge.c); at most 64 */
 void pp_fast_close(void);    /* closes them all */
+void pp_drop_reset(void);    /* another thread's time or state changed (merge.c) */
 /* A line's node holds its shadow (merge.c) and the model's record of it
  * (model.c), PP_LINE_BYTES zeroed when the line is first touched: the
  * model finds it through the event, without a lookup of its own. */

@@ -47,7 +47,7 @@ Shadow *pp_shadow_slow(UWord key)
 	if (!sh) {
 		sh = pp_bump(sizeof *sh + g * sizeof(ULong));
 		sh->key = key;
-		sh->owner = NOSLOT;
+		sh->owner = sh->toucher = NOSLOT;
 		for (i = 0; i < g; i++)
 			sh->w[i] = W_MAKE(NOSLOT, 0);
 		VG_(HT_add_node)(shadows, sh);

@@ -20,6 +20,7 @@ typedef struct Shadow {
 	struct Shadow *next;
 	UWord key;
 	UInt owner;    /* the one slot that wrote every written word; NOSLOT none; MIXED */
+	UInt toucher;  /* the one slot that touched the line (read or write); NOSLOT none; MIXED */
 	ULong line[PP_LINE_BYTES / 8];   /* the model's (model.c) */
 	ULong w[];
 } Shadow;

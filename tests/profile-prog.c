@@ -11,7 +11,7 @@
  *   pinned2   the ping-pong, the threads pinned to two CPUs (exit 3: only one)
  *   stall     a thread waits in a system call the profiler does not know to
  *             block (opening a FIFO) while main makes N stores, each to
- *             another line
+ *             another line of those the thread touched first
  *   roi       adjacent ints before PTBPROF_START, a ping-pong after it
  *   exit      prints a line and exits with status N
  *   crash     dies of SIGSEGV */
@@ -133,16 +133,22 @@ static void *relay(void *arg)
 }
 
 static char fifo[64];
+static volatile char stall_lines[1 << 20];
+static volatile int stall_ready;
 
 static void *opener(void *arg)
 {
-	int fd = open(fifo, O_RDONLY);   /* until main opens it for writing */
+	int fd;
+	/* Touches every line first, so that main's stores to them are events:
+	 * a line one thread alone touches makes none after its first. */
+	for (size_t i = 0; i < sizeof stall_lines; i += 64)
+		(void)stall_lines[i];
+	stall_ready = 1;
+	fd = open(fifo, O_RDONLY);   /* until main opens it for writing */
 	if (fd >= 0)
 		close(fd);
 	return NULL;
 }
-
-static volatile char stall_lines[1 << 20];
 
 static int stall(void)
 {
@@ -152,6 +158,8 @@ static int stall(void)
 	if (mkfifo(fifo, 0600))
 		return 1;
 	pthread_create(&t, NULL, opener, NULL);
+	while (!stall_ready)
+		sched_yield();
 	for (long i = 0; i < n; i++)      /* a new line each time: an event each */
 		stall_lines[(i * 64) % sizeof stall_lines]++;
 	fd = open(fifo, O_WRONLY);
