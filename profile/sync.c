@@ -15,6 +15,7 @@
 #include <pub_tool_threadstate.h>
 #include <pub_tool_vki.h>
 #include <pub_tool_vkiscnums.h>
+#include <pub_tool_libcfile.h>
 #include "profile/prof.h"
 
 static ULong wseq;
@@ -35,16 +36,29 @@ static Bool futex_wake(UInt no, const UWord *args)
 	       (op == VKI_FUTEX_WAKE || op == VKI_FUTEX_WAKE_BITSET || op == VKI_FUTEX_UNLOCK_PI);
 }
 
+/* A read of a regular file or a block device waits for neither another
+ * thread nor the outside world: its thread stays running in the model and
+ * goes on at its own logical time, as after any other system call.  (As a
+ * wait it resumed at the merge's frontier, which depends on how far
+ * Valgrind had let the other threads run meanwhile.) */
+static Bool reads_a_file(const UWord *args)
+{
+	struct vg_stat st;
+	return VG_(fstat)((Int)args[0], &st) == 0 && (VKI_S_ISREG(st.mode) || VKI_S_ISBLK(st.mode));
+}
+
 /* System calls that wait for another thread or for the outside world. */
 static Bool blocking(UInt no, const UWord *args)
 {
 	switch (no) {
 	case __NR_futex:
 		return futex_wait(no, args);
+	case __NR_read: case __NR_readv:
+		return !reads_a_file(args);
 	case __NR_nanosleep: case __NR_clock_nanosleep: case __NR_wait4: case __NR_waitid:
 	case __NR_pause: case __NR_rt_sigsuspend: case __NR_rt_sigtimedwait:
 	case __NR_poll: case __NR_ppoll: case __NR_select: case __NR_pselect6:
-	case __NR_epoll_wait: case __NR_epoll_pwait: case __NR_read: case __NR_readv:
+	case __NR_epoll_wait: case __NR_epoll_pwait:
 	case __NR_recvfrom: case __NR_recvmsg: case __NR_accept: case __NR_accept4:
 	case __NR_msgrcv: case __NR_semop: case __NR_semtimedop:
 		return True;
