@@ -129,8 +129,12 @@ static void access_call(Instr *in, IRExpr *addr, Int size, UInt kind, IRExpr *gu
 		flush_count(in);
 	szkd = (UWord)size | ((UWord)kind << 16) | ((UWord)in->lib << 19) | ((UWord)in->delta << 20);
 	in->delta = 0;
-	di = unsafeIRDirty_0_N(3, "pp_on_access", VG_(fnptr_to_fnentry)(pp_on_access),
-			       mkIRExprVec_3(addr, mkIRExpr_HWord(in->ip), mkIRExpr_HWord(szkd)));
+	if (pp_cfg.line == 64)
+		di = unsafeIRDirty_0_N(3, "pp_on_access_64", VG_(fnptr_to_fnentry)(pp_on_access_64),
+				       mkIRExprVec_3(addr, mkIRExpr_HWord(in->ip), mkIRExpr_HWord(szkd)));
+	else
+		di = unsafeIRDirty_0_N(3, "pp_on_access", VG_(fnptr_to_fnentry)(pp_on_access),
+				       mkIRExprVec_3(addr, mkIRExpr_HWord(in->ip), mkIRExpr_HWord(szkd)));
 	if (guard)
 		di->guard = guard;
 	addStmtToIRSB(in->sb, IRStmt_Dirty(di));
@@ -258,7 +262,7 @@ static void pp_start(ThreadId tid, ULong blocks)
 	PP_Thread *t = &pp_thr[s];
 	pp_fast_close();     /* the open lines were another thread's */
 	pp_cur = s;
-	pp_ic = t->ts;
+	pp_ic = t->ts < pp_floor() ? pp_floor() : t->ts;
 	pp_drop_reset();
 	if (!t->ktid)
 		t->ktid = VG_(gettid)();   /* on the thread's own kernel thread */

@@ -209,17 +209,22 @@ static inline void fast_open(Int me, Addr a, UInt size, PP_Event *e, UInt owner,
 	}
 }
 
-/* Whether the access took the fast path. */
-static inline Bool fast(Addr a, UInt size, UInt kind)
+/* Whether the access took the fast path.  The line size's shifts are
+ * arguments so that the common 64-byte line gets its own copy, with
+ * constants (pp_on_access_64). */
+static inline __attribute__((always_inline)) Bool fast(Addr a, UInt size, UInt kind, UInt shift,
+						      UInt mshift)
 {
-	UWord key = a >> pp_cfg.shift;
+	UWord key = a >> shift;
 	Fast *f = &fast_tab[key & (PP_FAST - 1)];
-	UInt off, g, last;
+	UInt off, g, last, lo, hi;
 	ULong m, v;
-	if (f->key != key || ((a + size - 1) >> pp_cfg.shift) != key || pp_ic >= f->until || !size)
+	if (f->key != key || ((a + size - 1) >> shift) != key || pp_ic >= f->until || !size)
 		return False;
-	off = (UInt)(a & (pp_cfg.line - 1));
-	m = pp_byte_mask(off, size);
+	off = (UInt)(a & ((1u << shift) - 1));
+	lo = off >> mshift;
+	hi = (off + size - 1) >> mshift;
+	m = (hi >= 63 ? ~0ULL : (2ULL << hi) - 1) & ~((1ULL << lo) - 1);   /* pp_byte_mask */
 	if (kind == PP_READ) {
 		*f->more |= m;
 		return True;
@@ -375,15 +380,16 @@ void pp_drop_reset(void)
 	drop_until = q == ~0ULL ? ~0ULL : (q + ((UInt)pp_cur < first)) * Q;
 }
 
-/* The access's line was the running thread's alone before it, the access
- * is within that line and may be skipped.  Otherwise the lines it touches
- * learn their toucher, or lose their privacy. */
-static inline Bool touch_private(Int me, Addr a, UInt size)
+/* The access's line (its node sh) was the running thread's alone before
+ * it, the access is within that line and may be skipped.  Otherwise the
+ * lines it touches learn their toucher, or lose their privacy. */
+static inline Bool touch_private(Int me, Addr a, UInt size, Shadow *sh)
 {
 	UWord k0 = a >> pp_cfg.shift, k1 = (a + size - 1) >> pp_cfg.shift, k;
 	Bool hit = False;
 	for (k = k0; k <= k1; k++) {
-		Shadow *sh = shadow_of(k);
+		if (k != k0)
+			sh = shadow_of(k);
 		if (sh->toucher == (UInt)me)
 			hit = k0 == k1 && pp_ic < drop_until;
 		else if (sh->toucher == NOSLOT)
@@ -392,6 +398,25 @@ static inline Bool touch_private(Int me, Addr a, UInt size)
 			sh->toucher = MIXED;
 	}
 	return hit;
+}
+
+/* A skipped access's part of pp_order(): a private line has nothing to
+ * follow, and a write stamps its words.  False where the line's owner is
+ * another's after all (a word an exiting thread's kernel clear marked). */
+static inline Bool private_order(Int me, Addr a, UInt size, UInt kind, Shadow *sh, UInt *owner)
+{
+	if (sh->owner != (UInt)me && sh->owner != NOSLOT)
+		return False;
+	if (kind != PP_READ) {
+		ULong v = W_MAKE(me, pp_ic);
+		UInt i, last = (UInt)(((a + size - 1) & (pp_cfg.line - 1)) >> 2);
+		for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
+			sh->w[i] = v;
+		if (sh->owner != (UInt)me)
+			set_owner(sh, (UInt)me);
+	}
+	*owner = sh->owner;
+	return True;
 }
 
 /* The running thread's private line: open to the fast path until the
@@ -424,6 +449,8 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 	Bool priv;
 	if (!size || pp_cur < 0)
 		return;
+	if (pp_ic < floor_ts)     /* not expected (pp_on_access) */
+		pp_ic = floor_ts;
 	check_ahead();
 	if (f->key == key && ((a + size - 1) >> pp_cfg.shift) == key &&
 	    (kind == PP_READ || (kind == PP_WRITE && f->wkey == key))) {
@@ -444,10 +471,11 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 		priv = pp_cfg.private_lines && sh->toucher == (UInt)pp_cur && pp_ic < drop_until;
 	} else {
 		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
-		/* A first contact may move the thread: before its writes are stamped. */
-		priv = pp_cfg.private_lines && touch_private(pp_cur, a, size);
-		owner = pp_order(pp_cur, a, size, kind, lib || kind == PP_RMW);
-		sh = shadow_of(key);      /* in the front cache: order() */
+		sh = shadow_of(key);      /* nodes stay where they are */
+		priv = pp_cfg.private_lines && touch_private(pp_cur, a, size, sh) &&
+		       private_order(pp_cur, a, size, kind, sh, &owner);
+		if (!priv)
+			owner = pp_order(pp_cur, a, size, kind, lib || kind == PP_RMW);
 	}
 	if (priv) {
 		private_open(pp_cur, key, owner, sh);
@@ -459,15 +487,19 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 	fast_open(pp_cur, a, size, e, owner, sh);
 }
 
-VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd)
-{
-	UInt size = szkd & 0xffff, kind = (szkd >> 16) & 7;
-	pp_ic += szkd >> 20;
-	if (pp_ic < floor_ts)
-		pp_ic = floor_ts;
-	if (!fast(a, size, kind))
-		on_access(a, ip, size, kind, (szkd >> 19) & 1);
-}
+/* The call at each load and store (main.c).  The running thread's logical
+ * time is never behind the merge's floor here: pp_start() and the lock
+ * requests put it there, and no merge passes a running thread. */
+#define ON_ACCESS(name, shift, mshift)                                                   \
+	VG_REGPARM(3) void name(Addr a, UWord ip, UWord szkd)                             \
+	{                                                                                 \
+		UInt size = szkd & 0xffff, kind = (szkd >> 16) & 7;                        \
+		pp_ic += szkd >> 20;                                                      \
+		if (!fast(a, size, kind, shift, mshift))                                  \
+			on_access(a, ip, size, kind, (szkd >> 19) & 1);                   \
+	}
+ON_ACCESS(pp_on_access, pp_cfg.shift, pp_cfg.mshift)
+ON_ACCESS(pp_on_access_64, 6, 0)
 
 /* The earliest logical time a running (not blocked) thread may still
  * record an event at. */

@@ -85,6 +85,7 @@ extern Int pp_cur;            /* its slot, -1 when none runs */
 void pp_merge_init(void);
 void *pp_bump(SizeT n);
 VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
+VG_REGPARM(3) void pp_on_access_64(Addr a, UWord ip, UWord szkd);   /* 64-byte lines */
 #define PP_FAST 64            /* lines open to the fast path (merge.c); at most 64 */
 void pp_fast_close(void);    /* closes them all */
 void pp_drop_reset(void);    /* another thread's time or state changed (merge.c) */

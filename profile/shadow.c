@@ -73,15 +73,6 @@ void pp_lines_foreach(void (*fn)(void *line))
 		fn(sh->line);
 }
 
-/* A shadow's owner, and its front entry's (where it is one) with it. */
-static inline void set_owner(Shadow *sh, UInt owner)
-{
-	UInt f = front_ix(sh->key);
-	sh->owner = owner;
-	if (TAG_KEY(pp_front[f].tag) == sh->key)
-		pp_front[f].tag = TAG(sh->key, owner);
-}
-
 /* Pushes pp_ic past the writes this access observes, then records its own.
  * An atomic read-modify-write observes too, but Valgrind's one-at-a-time
  * schedule decides which of several comes first, and most are commutative

@@ -70,4 +70,13 @@ static inline UInt owner_of(UWord key)
 	return pp_shadow_slow(key)->owner;
 }
 
+/* A shadow's owner, and its front entry's (where it is one) with it. */
+static inline void set_owner(Shadow *sh, UInt owner)
+{
+	UInt f = front_ix(sh->key);
+	sh->owner = owner;
+	if (TAG_KEY(pp_front[f].tag) == sh->key)
+		pp_front[f].tag = TAG(sh->key, owner);
+}
+
 #endif
