@@ -75,54 +75,16 @@ static inline void fast_close_key(UWord key)
 		fast_close_at(i);
 }
 
-static Int *slot_map;         /* Valgrind thread id -> slot */
-
 void pp_merge_init(void)
 {
 	UInt i;
-	slot_map = VG_(malloc)("ptbprof.slots", VG_N_THREADS * sizeof *slot_map);
-	for (i = 0; i < VG_N_THREADS; i++)
-		slot_map[i] = -1;
+	pp_slots_init();
 	pp_shadow_init();
 	for (i = 0; i < PP_FAST; i++)
 		fast_close_at(i);
 }
 
 ULong pp_floor(void) { return floor_ts; }
-
-Int pp_slot_new(ThreadId tid)
-{
-	Int s = (Int)(pp_nthreads++ % PP_SLOTS);
-	PP_Thread *t = &pp_thr[s];
-	t->used = True;
-	t->alive++;
-	t->blocked = t->released = False;
-	t->want = 0;
-	t->ktid = 0;
-	t->ts = floor_ts;
-	t->stack_hi = t->stack_lo = 0;
-	slot_map[tid] = s;
-	return s;
-}
-
-Int pp_slot_of(ThreadId tid)
-{
-	return slot_map[tid] >= 0 ? slot_map[tid] : pp_slot_new(tid);
-}
-
-void pp_slot_end(ThreadId tid)
-{
-	Int s = slot_map[tid];
-	if (s < 0)
-		return;
-	if (pp_thr[s].alive)
-		pp_thr[s].alive--;
-	if (s == pp_cur) {
-		pp_thr[s].ts = pp_ic;
-		pp_cur = -1;
-	}
-	slot_map[tid] = -1;
-}
 
 /* The earliest time at which slot `me` may follow slot w's event at wts:
  * a higher slot runs after a lower one within a quantum. */
@@ -332,93 +294,6 @@ static inline PP_Event *push_access(PP_Thread *t, Addr a, UWord ip, UInt size, U
 	return fill(t, pp_ic, a, ip, size, kind, line);
 }
 
-/* Private lines.  With unbounded caches (and threads not pinned), a line
- * that one thread alone has touched stays valid in that thread's cache
- * whatever the thread does with it, and no other cache has a record of it.
- * So after the first access (a cold miss, an event) the thread's accesses
- * to it change nothing in the model -- unless another thread's first
- * access to the line came before some of them in the merge's order: those
- * would be events of their own after it.  Most accesses of a program are
- * to private lines (its stacks, each thread's own heap: 92 to 97 % of the
- * events of pigz and xz), so they are skipped where that cannot happen:
- *
- * - while the thread is behind every other running thread in the merge's
- *   order (drop_until: their accesses to come are all later);
- * - a thread woken by another, or created, starts after that thread's
- *   time, so after whatever was skipped before;
- * - a thread whose wait ends otherwise (a time-out, a signal, a sleep:
- *   sync.c) resumes at the merge's frontier -- and no earlier than the
- *   latest skipped access (pp_skipped_until).
- *
- * So every skipped access comes before every access still to be recorded,
- * and a line's privacy ends with another thread's first access, for good:
- * from then on every access to it is an event, as to any line.  A thread
- * spends about half of its turns catching up with the others; its
- * private lines then stay open to the fast path until drop_until. */
-ULong pp_skipped_until;
-static ULong drop_until;          /* the running thread's accesses before it may be skipped */
-
-/* drop_until for the running thread: the merge's order is by quantum,
- * then by slot. */
-void pp_drop_reset(void)
-{
-	ULong Q = pp_cfg.quantum, q = ~0ULL;
-	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS, first = 0;
-	drop_until = 0;
-	if (!pp_cfg.private_lines || pp_cur < 0)
-		return;
-	for (s = 0; s < n; s++) {
-		ULong qs;
-		if ((Int)s == pp_cur || !pp_thr[s].alive || pp_thr[s].blocked)
-			continue;
-		qs = pp_thr[s].ts / Q;
-		if (qs < q) {
-			q = qs;
-			first = s;
-		}
-	}
-	drop_until = q == ~0ULL ? ~0ULL : (q + ((UInt)pp_cur < first)) * Q;
-}
-
-/* The access's line (its node sh) was the running thread's alone before
- * it, the access is within that line and may be skipped.  Otherwise the
- * lines it touches learn their toucher, or lose their privacy. */
-static inline Bool touch_private(Int me, Addr a, UInt size, Shadow *sh)
-{
-	UWord k0 = a >> pp_cfg.shift, k1 = (a + size - 1) >> pp_cfg.shift, k;
-	Bool hit = False;
-	for (k = k0; k <= k1; k++) {
-		if (k != k0)
-			sh = shadow_of(k);
-		if (sh->toucher == (UInt)me)
-			hit = k0 == k1 && pp_ic < drop_until;
-		else if (sh->toucher == NOSLOT)
-			sh->toucher = (UInt)me;
-		else
-			sh->toucher = MIXED;
-	}
-	return hit;
-}
-
-/* A skipped access's part of pp_order(): a private line has nothing to
- * follow, and a write stamps its words.  False where the line's owner is
- * another's after all (a word an exiting thread's kernel clear marked). */
-static inline Bool private_order(Int me, Addr a, UInt size, UInt kind, Shadow *sh, UInt *owner)
-{
-	if (sh->owner != (UInt)me && sh->owner != NOSLOT)
-		return False;
-	if (kind != PP_READ) {
-		ULong v = W_MAKE(me, pp_ic);
-		UInt i, last = (UInt)(((a + size - 1) & (pp_cfg.line - 1)) >> 2);
-		for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
-			sh->w[i] = v;
-		if (sh->owner != (UInt)me)
-			set_owner(sh, (UInt)me);
-	}
-	*owner = sh->owner;
-	return True;
-}
-
 /* The running thread's private line: open to the fast path until the
  * thread may skip no more or should check its lead, its bytes kept
  * nowhere. */
@@ -428,7 +303,7 @@ static inline void private_open(Int me, UWord key, UInt owner, Shadow *sh)
 	f->key = key;
 	fast_opened |= 1ULL << (key & (PP_FAST - 1));
 	f->more = f->wmore = &fast_dummy;
-	f->until = drop_until < next_check ? drop_until : next_check;
+	f->until = pp_drop_until < next_check ? pp_drop_until : next_check;
 	if (f->until > pp_skipped_until)
 		pp_skipped_until = f->until;
 	f->owner = owner;
@@ -468,12 +343,12 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 			for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
 				sh->w[i] = v;
 		}
-		priv = pp_cfg.private_lines && sh->toucher == (UInt)pp_cur && pp_ic < drop_until;
+		priv = pp_cfg.private_lines && sh->toucher == (UInt)pp_cur && pp_ic < pp_drop_until;
 	} else {
 		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
 		sh = shadow_of(key);      /* nodes stay where they are */
-		priv = pp_cfg.private_lines && touch_private(pp_cur, a, size, sh) &&
-		       private_order(pp_cur, a, size, kind, sh, &owner);
+		priv = pp_cfg.private_lines && pp_touch_private(pp_cur, a, size, sh) &&
+		       pp_private_order(pp_cur, a, size, kind, sh, &owner);
 		if (!priv)
 			owner = pp_order(pp_cur, a, size, kind, lib || kind == PP_RMW);
 	}

@@ -77,7 +77,7 @@ static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n
 extern PP_Thread pp_thr[PP_SLOTS];
 extern UInt pp_nthreads;      /* threads ever started (slots used = min(this, PP_SLOTS)) */
 extern ULong pp_forced;       /* merges forced by a full buffer */
-extern ULong pp_skipped_until; /* every access skipped so far came before it (merge.c) */
+extern ULong pp_skipped_until; /* every access skipped so far came before it (private.c) */
 
 /* merge.c */
 extern ULong pp_ic;           /* logical time of the running thread */
@@ -88,7 +88,10 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 VG_REGPARM(3) void pp_on_access_64(Addr a, UWord ip, UWord szkd);   /* 64-byte lines */
 #define PP_FAST 64            /* lines open to the fast path (merge.c); at most 64 */
 void pp_fast_close(void);    /* closes them all */
-void pp_drop_reset(void);    /* another thread's time or state changed (merge.c) */
+/* private.c */
+extern ULong pp_drop_until;  /* the running thread's accesses before it may be skipped */
+void pp_drop_reset(void);    /* another thread's time or state changed */
+
 /* A line's node holds its shadow (merge.c) and the model's record of it
  * (model.c), PP_LINE_BYTES zeroed when the line is first touched: the
  * model finds it through the event, without a lookup of its own. */
@@ -101,6 +104,7 @@ void pp_mark_exit(Int s, Addr a, ULong ts);
 extern ULong pp_yield_now;    /* the running thread should let the others catch up */
 ULong pp_floor(void);
 ULong pp_after(Int me, UInt w, ULong wts);
+void pp_slots_init(void);    /* slots.c */
 Int pp_slot_of(ThreadId tid);
 Int pp_slot_new(ThreadId tid);
 void pp_slot_end(ThreadId tid);

@@ -70,6 +70,10 @@ static inline UInt owner_of(UWord key)
 	return pp_shadow_slow(key)->owner;
 }
 
+/* private.c: a private line's access, which needs no event */
+Bool pp_touch_private(Int me, Addr a, UInt size, Shadow *sh);
+Bool pp_private_order(Int me, Addr a, UInt size, UInt kind, Shadow *sh, UInt *owner);
+
 /* A shadow's owner, and its front entry's (where it is one) with it. */
 static inline void set_owner(Shadow *sh, UInt owner)
 {
