@@ -54,6 +54,8 @@ typedef struct Barrier {
 } Barrier;
 static VgHashTable *barriers;
 
+static Bool before(UInt s, ULong qs, Int me, ULong q);
+
 static Barrier *barrier_of(Addr a)
 {
 	Barrier *b;
@@ -91,7 +93,6 @@ static void release_round(const Barrier *b, ULong round, Int me)
 		if (pp_thr[s].ts < t)
 			pp_thr[s].ts = t;
 	}
-	pp_drop_reset();
 }
 
 static void barrier_request(UWord req, Int me, ULong *now, Addr a, UWord n)
@@ -109,14 +110,12 @@ static void barrier_request(UWord req, Int me, ULong *now, Addr a, UWord n)
 			break;
 		r = b->arrived++ / b->count;
 		i = (UInt)(r % 2);
-		if (b->arrived % b->count == 1 || b->count == 1 || *now > b->ts[i] ||
-		    (*now == b->ts[i] && me > b->slot[i])) {
-			if (b->arrived % b->count == 1 || b->count == 1)
-				b->ts[i] = 0;
-			if (*now >= b->ts[i]) {
-				b->ts[i] = *now;
-				b->slot[i] = me;
-			}
+		/* The round's latest arrival in the merge's order (by quantum,
+		 * then slot), which every other thread of the round then follows. */
+		if (b->arrived % b->count == 1 || b->count == 1 ||
+		    !before((UInt)me, *now / pp_cfg.quantum, b->slot[i], b->ts[i] / pp_cfg.quantum)) {
+			b->ts[i] = *now;
+			b->slot[i] = me;
 		}
 		b->left_round[me] = r + 1;
 		if (b->arrived % b->count == 0)

@@ -260,7 +260,9 @@ static void pp_start(ThreadId tid, ULong blocks)
 {
 	Int s = pp_slot_of(tid);
 	PP_Thread *t = &pp_thr[s];
-	pp_fast_close();     /* the open lines were another thread's */
+	pp_run_start();      /* the open lines were another thread's */
+	if (t->blocked)      /* a signal handler while a system call restarts */
+		pp_resume_unwoken(t);
 	pp_cur = s;
 	pp_ic = t->ts < pp_floor() ? pp_floor() : t->ts;
 	pp_drop_reset();
@@ -274,8 +276,10 @@ static void pp_start(ThreadId tid, ULong blocks)
 
 static void pp_stop(ThreadId tid, ULong blocks)
 {
-	if (pp_cur >= 0)
+	if (pp_cur >= 0) {
+		pp_run_end();
 		pp_thr[pp_cur].ts = pp_ic;
+	}
 	pp_cur = -1;
 	pp_yield_now = 0;
 	pp_process(False);

@@ -62,6 +62,12 @@ static inline void fast_close_at(UInt i)
 	fast_opened &= ~(1ULL << i);
 }
 
+void pp_run_start(void)
+{
+	pp_fast_close();
+	next_check = 0;
+}
+
 void pp_fast_close(void)
 {
 	while (fast_opened)
@@ -304,8 +310,7 @@ static inline void private_open(Int me, UWord key, UInt owner, Shadow *sh)
 	fast_opened |= 1ULL << (key & (PP_FAST - 1));
 	f->more = f->wmore = &fast_dummy;
 	f->until = pp_drop_until < next_check ? pp_drop_until : next_check;
-	if (f->until > pp_skipped_until)
-		pp_skipped_until = f->until;
+	pp_skipped = True;
 	f->owner = owner;
 	f->line = sh->line;
 	f->w = sh->w;

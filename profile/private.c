@@ -22,24 +22,31 @@
  *   time, so after whatever was skipped before;
  * - a thread whose wait ends otherwise (a time-out, a signal, a sleep:
  *   sync.c) resumes at the merge's frontier -- and no earlier than the
- *   latest skipped access (pp_skipped_until).
+ *   latest skipped access (pp_skipped_until, kept at the end of each
+ *   run that skipped one).
  *
  * So every skipped access comes before every access still to be recorded,
  * and a line's privacy ends with another thread's first access, for good:
  * from then on every access to it is an event, as to any line.  A thread
  * spends about half of its turns catching up with the others; its
  * private lines then stay open to the fast path until pp_drop_until. */
-ULong pp_skipped_until;
+ULong pp_skipped_until;            /* every skipped access was before it */
+Bool pp_skipped;
 ULong pp_drop_until;              /* the running thread's accesses before it may be skipped */
 
-/* pp_drop_until for the running thread: the merge's order is by quantum,
- * then by slot. */
+/* pp_drop_until for the running thread, at the start of its run: the
+ * merge's order is by quantum, then by slot.  Other threads' times and
+ * states change only between runs (Valgrind calls the tool's hooks for
+ * system calls and client requests there).  Past PP_SLOTS threads a
+ * slot's blocked flag may be another thread's, and nothing more is
+ * skipped. */
 void pp_drop_reset(void)
 {
 	ULong Q = pp_cfg.quantum, q = ~0ULL;
 	UInt s, n = pp_nthreads < PP_SLOTS ? pp_nthreads : PP_SLOTS, first = 0;
 	pp_drop_until = 0;
-	if (!pp_cfg.private_lines || pp_cur < 0)
+	pp_skipped = False;
+	if (!pp_cfg.private_lines || pp_cur < 0 || pp_nthreads > PP_SLOTS)
 		return;
 	for (s = 0; s < n; s++) {
 		ULong qs;
@@ -52,6 +59,16 @@ void pp_drop_reset(void)
 		}
 	}
 	pp_drop_until = q == ~0ULL ? ~0ULL : (q + ((UInt)pp_cur < first)) * Q;
+}
+
+/* At the end of the running thread's run: its skipped accesses were at
+ * its logical time or before, and before pp_drop_until. */
+void pp_run_end(void)
+{
+	ULong end = pp_ic + 1 < pp_drop_until ? pp_ic + 1 : pp_drop_until;
+	if (pp_skipped && end > pp_skipped_until)
+		pp_skipped_until = end;
+	pp_skipped = False;
 }
 
 /* The access's line (its node sh) was the running thread's alone before

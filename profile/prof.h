@@ -88,9 +88,12 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 VG_REGPARM(3) void pp_on_access_64(Addr a, UWord ip, UWord szkd);   /* 64-byte lines */
 #define PP_FAST 64            /* lines open to the fast path (merge.c); at most 64 */
 void pp_fast_close(void);    /* closes them all */
+void pp_run_start(void);     /* a thread starts running: no line open, its lead checked at once */
 /* private.c */
 extern ULong pp_drop_until;  /* the running thread's accesses before it may be skipped */
-void pp_drop_reset(void);    /* another thread's time or state changed */
+void pp_drop_reset(void);    /* at the start of a thread's run */
+extern Bool pp_skipped;      /* the running thread skipped an access in this run */
+void pp_run_end(void);       /* at its end: pp_skipped_until */
 
 /* A line's node holds its shadow (merge.c) and the model's record of it
  * (model.c), PP_LINE_BYTES zeroed when the line is first touched: the
@@ -146,6 +149,7 @@ void pp_object_line(PP_Object *o, Addr ip);
 
 /* sync.c */
 void pp_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs);
+void pp_resume_unwoken(PP_Thread *t);
 void pp_post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res);
 void pp_thread_create(ThreadId parent, ThreadId child);
 void pp_thread_exit(ThreadId tid);

@@ -46,6 +46,7 @@ void pp_slot_end(ThreadId tid)
 	if (pp_thr[s].alive)
 		pp_thr[s].alive--;
 	if (s == pp_cur) {
+		pp_run_end();
 		pp_thr[s].ts = pp_ic;
 		pp_cur = -1;
 	}

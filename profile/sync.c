@@ -85,8 +85,19 @@ static void wake(Addr addr, UWord n, Int w, ULong ts)
 		t = pp_after(best, (UInt)w, ts);
 		if (pp_thr[best].ts < t)
 			pp_thr[best].ts = t;
-		pp_drop_reset();
-	}
+		}
+}
+
+/* A wait that ended without a waker resumes at the merge's frontier, and
+ * in a quantum after every access skipped so far (private.c). */
+void pp_resume_unwoken(PP_Thread *t)
+{
+	ULong Q = pp_cfg.quantum, skipped = (pp_skipped_until + Q - 1) / Q * Q;
+	t->blocked = False;
+	if (t->ts < pp_floor())
+		t->ts = pp_floor();
+	if (t->ts < skipped)
+		t->ts = skipped;
 }
 
 void pp_pre_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs)
@@ -142,16 +153,8 @@ void pp_post_syscall(ThreadId tid, UInt no, UWord *args, UInt nargs, SysRes res)
 	PP_Thread *t = &pp_thr[pp_slot_of(tid)];
 	if (pp_cfg.affinity && no == __NR_sched_setaffinity && !sr_isError(res))
 		follow_affinity(pp_slot_of(tid), args);
-	if (t->blocked) {
-		/* Not woken by a thread: at the merge's frontier, and after every
-		 * access skipped so far (merge.c, private lines). */
-		ULong skipped = (pp_skipped_until + pp_cfg.quantum - 1) / pp_cfg.quantum * pp_cfg.quantum;
-		t->blocked = False;
-		if (t->ts < pp_floor())
-			t->ts = pp_floor();
-		if (t->ts < skipped)
-			t->ts = skipped;
-	}
+	if (t->blocked)
+		pp_resume_unwoken(t);
 }
 
 void pp_thread_create(ThreadId parent, ThreadId child)
@@ -162,7 +165,6 @@ void pp_thread_create(ThreadId parent, ThreadId child)
 	pp_thr[c].ts = ts < pp_floor() ? pp_floor() : ts;
 	pp_thr[c].ctid = clone_ctid;  /* the tool sees the clone before Valgrind does it */
 	clone_ctid = 0;
-	pp_drop_reset();
 }
 
 void pp_thread_exit(ThreadId tid)
