@@ -326,7 +326,7 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 	UWord key = a >> pp_cfg.shift;
 	Fast *f = &fast_tab[key & (PP_FAST - 1)];
 	Shadow *sh;
-	Bool priv;
+	Bool priv, one = ((a + size - 1) >> pp_cfg.shift) == key;
 	if (!size || pp_cur < 0)
 		return;
 	if (pp_ic < floor_ts)     /* not expected (pp_on_access) */
@@ -352,8 +352,15 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 	} else {
 		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */
 		sh = shadow_of(key);      /* nodes stay where they are */
-		priv = pp_cfg.private_lines && pp_touch_private(pp_cur, a, size, sh) &&
-		       pp_private_order(pp_cur, a, size, kind, sh, &owner);
+		if (!pp_cfg.private_lines || (sh->toucher == MIXED && one))
+			priv = False;     /* the common cases without a call */
+		else if (sh->toucher == (UInt)pp_cur && one && pp_ic < pp_drop_until &&
+			 kind == PP_READ && (sh->owner == (UInt)pp_cur || sh->owner == NOSLOT)) {
+			priv = True;
+			owner = sh->owner;
+		} else
+			priv = pp_touch_private(pp_cur, a, size, sh) &&
+			       pp_private_order(pp_cur, a, size, kind, sh, &owner);
 		if (!priv)
 			owner = pp_order(pp_cur, a, size, kind, lib || kind == PP_RMW);
 	}
