@@ -260,7 +260,7 @@ static void pp_start(ThreadId tid, ULong blocks)
 {
 	Int s = pp_slot_of(tid);
 	PP_Thread *t = &pp_thr[s];
-	pp_run_start();      /* the open lines were another thread's */
+	pp_fast_close();     /* the open lines were another thread's */
 	if (t->blocked)      /* a signal handler while a system call restarts */
 		pp_resume_unwoken(t);
 	pp_cur = s;

@@ -62,12 +62,6 @@ static inline void fast_close_at(UInt i)
 	fast_opened &= ~(1ULL << i);
 }
 
-void pp_run_start(void)
-{
-	pp_fast_close();
-	next_check = 0;
-}
-
 void pp_fast_close(void)
 {
 	while (fast_opened)

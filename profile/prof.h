@@ -88,7 +88,6 @@ VG_REGPARM(3) void pp_on_access(Addr a, UWord ip, UWord szkd);
 VG_REGPARM(3) void pp_on_access_64(Addr a, UWord ip, UWord szkd);   /* 64-byte lines */
 #define PP_FAST 64            /* lines open to the fast path (merge.c); at most 64 */
 void pp_fast_close(void);    /* closes them all */
-void pp_run_start(void);     /* a thread starts running: no line open, its lead checked at once */
 /* private.c */
 extern ULong pp_drop_until;  /* the running thread's accesses before it may be skipped */
 void pp_drop_reset(void);    /* at the start of a thread's run */
