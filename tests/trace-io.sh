@@ -27,18 +27,37 @@ record() {
 }
 
 # --- two threads that work, wait 50 ms, work: 2 W max(1, 2/N) + 50 ms -----
+# W is the program's own median unit.  A recording disturbed by other load
+# on its PU (twice in a make check -j2 beside the profiler's tests: the
+# timer 8 % short on one CPU, with time between traced calls that was not
+# CPU time) misses on that count; a miss is recorded once more, saying
+# so, and the checks are of the second recording: a defect of the replay
+# misses both.
+overlap_exp() {
+	awk -v w="$W" -v n=$1 'BEGIN { f = 2 / n; if (f < 1) f = 1;
+		printf "%.6f", (2 * w * f + 50e6) * 1e-9 }'
+}
 for mode in sleep timer stdio; do
-	record $mode 2 4000000
+	for attempt in 1 2; do
+		record $mode 2 4000000
+		[ "$(predicted "$tmp/$mode.trace" 1 recorded.sched)" = fifo ] || break
+		missed=
+		for n in 1 2 4; do
+			p=$(predicted "$tmp/$mode.trace" $n) e=$(overlap_exp $n)
+			awk -v p="$p" -v e="$e" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }' ||
+				missed="$missed $n CPUs: $p s for $e s;"
+		done
+		[ -z "$missed" ] && break
+		[ $attempt = 1 ] && diag "$mode, first recording missed ($missed) -- recording it once more"
+	done
 	if [ "$(predicted "$tmp/$mode.trace" 1 recorded.sched)" != fifo ]; then
 		# a first wait's length then holds any time behind other programs
 		skip "$mode: SCHED_FIFO was not permitted (a wait's end may have queued behind other load)"
 		continue
 	fi
 	for n in 1 2 4; do
-		exp=$(awk -v w="$W" -v n=$n 'BEGIN { f = 2 / n; if (f < 1) f = 1;
-			printf "%.6f", (2 * w * f + 50e6) * 1e-9 }')
 		within5 "$mode, $n CPUs (the two waits overlap)" \
-			"$(predicted "$tmp/$mode.trace" $n)" "$exp"
+			"$(predicted "$tmp/$mode.trace" $n)" "$(overlap_exp $n)"
 	done
 done
 "$PTBENCH" predict "$tmp/stdio.trace" --cpus 2 > "$tmp/stdio.txt"
