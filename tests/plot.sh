@@ -123,21 +123,20 @@ check "... the link's target untouched" sh -c "[ \"\$(cat '$tmp/victim')\" = sec
 # A signal while gnuplot draws: the picture's temporary file and the
 # folder gnuplot draws in are removed, gnuplot is ended, and the process
 # ends by the signal.  The gnuplot here sleeps until it is killed.  A
-# shell starts background commands with SIGINT ignored (which ptbench
-# respects, as nohup's SIGHUP); env --default-signal undoes that where
-# env has it.
+# shell starts background commands with SIGINT ignored, nohup runs its
+# command with SIGHUP ignored, and ptbench respects an ignored signal as
+# its caller's wish; env --default-signal undoes that where env has it.
 mkdir "$tmp/slow" "$tmp/work"
 printf '#!/bin/sh\necho $$ >"$PTB_TEST_PID"\nexec sleep 60\n' >"$tmp/slow/gnuplot"
 chmod +x "$tmp/slow/gnuplot"
 for sn in INT:2 TERM:15 HUP:1; do
 	sig=${sn%:*}
 	dflt=
-	if [ $sig = INT ]; then
-		if ! env --default-signal=INT true 2>/dev/null; then
-			skip "SIGINT: env --default-signal is not there to undo the shell's SIG_IGN"
-			continue
-		fi
-		dflt=--default-signal=INT
+	if env --default-signal=$sig true 2>/dev/null; then
+		dflt=--default-signal=$sig
+	elif [ $sig = INT ]; then
+		skip "SIGINT: env --default-signal is not there to undo the shell's SIG_IGN"
+		continue
 	fi
 	rm -f "$tmp/gp.pid"
 	env $dflt PTB_TEST_PID="$tmp/gp.pid" TMPDIR="$tmp/work" PATH="$tmp/slow:$PATH" \
