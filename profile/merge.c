@@ -179,14 +179,12 @@ static inline __attribute__((always_inline)) Bool fast(Addr a, UInt size, UInt k
 {
 	UWord key = a >> shift;
 	Fast *f = &fast_tab[key & (PP_FAST - 1)];
-	UInt off, g, last, lo, hi;
+	UInt off, g, last;
 	ULong m, v;
 	if (f->key != key || ((a + size - 1) >> shift) != key || pp_ic >= f->until || !size)
 		return False;
 	off = (UInt)(a & ((1u << shift) - 1));
-	lo = off >> mshift;
-	hi = (off + size - 1) >> mshift;
-	m = (hi >= 63 ? ~0ULL : (2ULL << hi) - 1) & ~((1ULL << lo) - 1);   /* pp_byte_mask */
+	m = pp_byte_mask_s(off, size, mshift);
 	if (kind == PP_READ) {
 		*f->more |= m;
 		return True;
@@ -336,12 +334,8 @@ static __attribute__((noinline)) void on_access(Addr a, UWord ip, UInt size, UIn
 		 * the line have lost its toucher meanwhile. */
 		owner = f->owner;
 		sh = (Shadow *)((UChar *)f->line - offsetof(Shadow, line));
-		if (kind == PP_WRITE) {
-			ULong v = W_MAKE(pp_cur, pp_ic);
-			UInt i, last = (UInt)(((a + size - 1) & (pp_cfg.line - 1)) >> 2);
-			for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
-				sh->w[i] = v;
-		}
+		if (kind == PP_WRITE)
+			stamp_words(sh->w, pp_cur, a, size);
 		priv = pp_cfg.private_lines && sh->toucher == (UInt)pp_cur && pp_ic < pp_drop_until;
 	} else {
 		fast_close_key((a + size - 1) >> pp_cfg.shift);   /* its owner may change */

@@ -99,10 +99,7 @@ Bool pp_private_order(Int me, Addr a, UInt size, UInt kind, Shadow *sh, UInt *ow
 	if (sh->owner != (UInt)me && sh->owner != NOSLOT)
 		return False;
 	if (kind != PP_READ) {
-		ULong v = W_MAKE(me, pp_ic);
-		UInt i, last = (UInt)(((a + size - 1) & (pp_cfg.line - 1)) >> 2);
-		for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
-			sh->w[i] = v;
+		stamp_words(sh->w, me, a, size);
 		if (sh->owner != (UInt)me)
 			set_owner(sh, (UInt)me);
 	}

@@ -68,11 +68,15 @@ extern PP_Config pp_cfg;
 
 /* The bytes [off, off+n) of a line as a 64-bit mask (coarser for longer
  * lines). */
-static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n)
+static inline __attribute__((always_inline)) ULong pp_byte_mask_s(UInt off, UInt n, UInt mshift)
 {
-	UInt lo = off >> pp_cfg.mshift, hi = (off + n - 1) >> pp_cfg.mshift;
+	UInt lo = off >> mshift, hi = (off + n - 1) >> mshift;
 	ULong m = hi >= 63 ? ~0ULL : (2ULL << hi) - 1;
 	return m & ~((1ULL << lo) - 1);
+}
+static inline __attribute__((always_inline)) ULong pp_byte_mask(UInt off, UInt n)
+{
+	return pp_byte_mask_s(off, n, pp_cfg.mshift);
 }
 extern PP_Thread pp_thr[PP_SLOTS];
 extern UInt pp_nthreads;      /* threads ever started (slots used = min(this, PP_SLOTS)) */

@@ -112,10 +112,7 @@ UInt pp_order(Int me, Addr a, UInt size, UInt kind, Bool follows_none)
 	if (kind == PP_READ)
 		return owner;
 	if (one && owner == (UInt)me) {   /* the thread's line: no owner to change */
-		ULong *w = shadow_of(key)->w, v = W_MAKE(me, pp_ic);
-		UInt i, last = (UInt)(((end - 1) & (pp_cfg.line - 1)) >> 2);
-		for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
-			w[i] = v;
+		stamp_words(shadow_of(key)->w, me, a, size);
 		return owner;
 	}
 	for (g = a & ~(Addr)3; g < end; g += 4) {

@@ -70,6 +70,16 @@ static inline UInt owner_of(UWord key)
 	return pp_shadow_slow(key)->owner;
 }
 
+/* Stamps the words of [a, a + size), all within one line, as written by
+ * slot `me` at the running thread's time. */
+static inline void stamp_words(ULong *w, Int me, Addr a, UInt size)
+{
+	ULong v = W_MAKE(me, pp_ic);
+	UInt i, last = (UInt)(((a + size - 1) & (pp_cfg.line - 1)) >> 2);
+	for (i = (UInt)((a & (pp_cfg.line - 1)) >> 2); i <= last; i++)
+		w[i] = v;
+}
+
 /* private.c: a private line's access, which needs no event */
 Bool pp_touch_private(Int me, Addr a, UInt size, Shadow *sh);
 Bool pp_private_order(Int me, Addr a, UInt size, UInt kind, Shadow *sh, UInt *owner);
