@@ -45,10 +45,24 @@ record_alone() {
 }
 
 # within5 WHAT PREDICTED EXPECTED: a prediction within 5 % of its exact answer.
+near5() { awk -v p="$1" -v e="$2" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }'; }
 within5() {
-	awk -v p="$2" -v e="$3" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }'
+	near5 "$2" "$3"
 	rc=$?
 	check "$1: predicted $2 s, expected $3 s" test $rc -eq 0
+}
+
+# misses5 TRACE EXPECT N...: the counts of CPUs whose prediction of TRACE
+# is not within 5 % of `EXPECT N`, with both figures; nothing when all are.
+# Tests that record once more after a miss (a recording disturbed by other
+# load misses, a defect of the replay misses every recording) ask it.
+misses5() {
+	_t=$1 _f=$2
+	shift 2
+	for _n; do
+		_p=$(predicted "$_t" "$_n") _e=$($_f "$_n")
+		near5 "$_p" "$_e" || printf ' %s CPUs: %s s for %s s;' "$_n" "$_p" "$_e"
+	done
 }
 
 # predicted TRACE CPUS [FIELD]: a field of `predict`'s JSON (default the

@@ -41,12 +41,7 @@ for mode in sleep timer stdio; do
 	for attempt in 1 2; do
 		record $mode 2 4000000
 		[ "$(predicted "$tmp/$mode.trace" 1 recorded.sched)" = fifo ] || break
-		missed=
-		for n in 1 2 4; do
-			p=$(predicted "$tmp/$mode.trace" $n) e=$(overlap_exp $n)
-			awk -v p="$p" -v e="$e" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }' ||
-				missed="$missed $n CPUs: $p s for $e s;"
-		done
+		missed=$(misses5 "$tmp/$mode.trace" overlap_exp 1 2 4)
 		[ -z "$missed" ] && break
 		[ $attempt = 1 ] && diag "$mode, first recording missed ($missed) -- recording it once more"
 	done

@@ -103,12 +103,7 @@ for attempt in 1 2; do
 	"$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" $T $K 300000 > "$tmp/lock.out" 2> /dev/null
 	rc=$?
 	read -r _ in _ out < "$tmp/lock.out"
-	missed=
-	for n in 1 2 4 8; do
-		p=$(predicted "$tmp/lock.trace" $n) e=$(lock_exp $n)
-		awk -v p="$p" -v e="$e" 'BEGIN { r = p / e; exit !(r > 0.95 && r < 1.05) }' ||
-			missed="$missed $n CPUs: $p s for $e s;"
-	done
+	missed=$(misses5 "$tmp/lock.trace" lock_exp 1 2 4 8)
 	[ -z "$missed" ] && break
 	[ $attempt = 1 ] && diag "lock, first recording missed ($missed) -- recording it once more"
 done
