@@ -25,7 +25,11 @@
 # THREADS (its working set per thread, by the one rule that needs no
 # counters), and that size as ws.
 #
-#   [LINES=N] [MACHINE=FILE] docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
+# With LIBS="A.so B.so", each program is recorded once with each
+# interposer library (PTB_TRACE_LIB) and the line gives pred2_1, pred2_2
+# ... in that order: two recorders compared on the same real runs.
+#
+#   [LINES=N] [MACHINE=FILE] [LIBS=...] docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
 set -e
 P=$1 T=${2:-2} R=${3:-3}
 [ -x "$P" ] || { echo "usage: $0 PTBENCH THREADS [ROUNDS]" >&2; exit 2; }
@@ -44,8 +48,15 @@ while [ $r -le "$R" ]; do
 		pigz) cmd="pigz -9 -p $T -c" ;; pbzip2) cmd="pbzip2 -p$T -c" ;;
 		xz) cmd="xz -1 -T$T -c" ;; zstd) cmd="zstd -12 -T$T -c" ;;
 		esac
-		"$P" record -o "$V/t" -- $cmd < "$V/data.txt" > "$V/rec.out"
-		"$P" predict "$V/t" --cpus 1,2 --format json > "$V/p.json"
+		k=1 preds=
+		for lib in ${LIBS:-default}; do
+			[ "$lib" = default ] && unset PTB_TRACE_LIB || export PTB_TRACE_LIB="$lib"
+			"$P" record -o "$V/t" -- $cmd < "$V/data.txt" > "$V/rec.out"
+			"$P" predict "$V/t" --cpus 1,2 --format json > "$V/p.json"
+			[ -z "${LIBS:-}" ] || preds="$preds pred2_$k=$("$J" "$V/p.json" predictions.1.wall_s)"
+			k=$((k + 1))
+		done
+		unset PTB_TRACE_LIB
 		a=$(now); chrt -f 1 taskset -c 0,1 $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
 		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
 		more=
@@ -63,7 +74,7 @@ while [ $r -le "$R" ]; do
 		echo "$r $name threads=$("$J" "$V/p.json" recorded.threads)" \
 			"events=$("$J" "$V/p.json" recorded.events)" \
 			"bytes=$(wc -c < "$V/t") trace_wall=$("$J" "$V/p.json" recorded.wall_s)" \
-			"pred2=$("$J" "$V/p.json" predictions.1.wall_s)" \
+			"pred2=$("$J" "$V/p.json" predictions.1.wall_s)$preds" \
 			"real2=$(echo "$b - $a" | bc) plain1=$(echo "$d - $c" | bc)$more output=$same$thr"
 	done
 	r=$((r + 1))

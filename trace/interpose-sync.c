@@ -7,7 +7,7 @@
  * is recorded as what it does: unlock, wait (with the object's signal
  * sequence at entry, which tells predict which signals could wake it),
  * lock.  A release (unlock, signal, broadcast, post) yields to the thread
- * it may have released (trace/interpose.c, ptb_tr_handoff), and an acquire
+ * it may have released (trace/interpose-order.c, ptb_tr_handoff), and an acquire
  * (lock, trylock, semaphore wait) after anyone's release yields first to
  * the threads it may have made ready (ptb_tr_gate).  A spin lock
  * waits by yielding, so that a recording on one PU
@@ -37,7 +37,7 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 	const void *site = PTB_SITE;
 	if (!ptb_tr_on)
 		return real_fn(m);
-	ptb_tr_gate(site);
+	ptb_tr_gate(m, site);
 	if (try(m) == 0) {
 		EV(LOCK, INSTANT, m, 0, 0, site);
 		return 0;
@@ -53,7 +53,7 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
 {
 	PTB_REAL(int, "pthread_mutex_trylock", (pthread_mutex_t *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate(m, site);
 	int rc = real_fn(m);
 	EV(TRYLOCK, INSTANT, m, 0, outcome(rc), site);
 	return rc;
@@ -63,7 +63,7 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 {
 	PTB_REAL(int, "pthread_mutex_timedlock", (pthread_mutex_t *, const struct timespec *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate(m, site);
 	ptb_tr_cpu();
 	EV(LOCK, ENTER, m, 0, 0, site);
 	int rc = real_fn(m, ts);
@@ -162,7 +162,7 @@ int sem_wait(sem_t *s)
 	const void *site = PTB_SITE;
 	if (!ptb_tr_on)
 		return real_fn(s);
-	ptb_tr_gate(site);
+	ptb_tr_gate(s, site);
 	if (try(s) == 0) {
 		EV(SEM_WAIT, INSTANT, s, 0, 0, site);
 		return 0;
@@ -178,7 +178,7 @@ int sem_trywait(sem_t *s)
 {
 	PTB_REAL(int, "sem_trywait", (sem_t *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate(s, site);
 	int rc = real_fn(s);
 	EV(SEM_WAIT, INSTANT, s, 0, rc ? PTB_OUT_BUSY : 0, site);
 	return rc;
@@ -188,7 +188,7 @@ int sem_timedwait(sem_t *s, const struct timespec *ts)
 {
 	PTB_REAL(int, "sem_timedwait", (sem_t *, const struct timespec *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate(s, site);
 	ptb_tr_cpu();
 	EV(SEM_WAIT, ENTER, s, 0, 0, site);
 	int rc = real_fn(s, ts);
@@ -210,7 +210,7 @@ int sem_post(sem_t *s)
 static int rw_take(pthread_rwlock_t *l, int kind, int (*take)(pthread_rwlock_t *),
 		   int (*try)(pthread_rwlock_t *), const void *site)
 {
-	ptb_tr_gate(site);
+	ptb_tr_gate(l, site);
 	if (ptb_tr_on && try(l) == 0) {
 		ptb_tr_event(kind, PTB_PH_INSTANT, l, 0, 0, site);
 		return 0;
@@ -244,7 +244,7 @@ int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 {
 	PTB_REAL(int, "pthread_rwlock_tryrdlock", (pthread_rwlock_t *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate(l, site);
 	int rc = real_fn(l);
 	EV(RD_LOCK, INSTANT, l, 0, outcome(rc), site);
 	return rc;
@@ -254,7 +254,7 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 {
 	PTB_REAL(int, "pthread_rwlock_trywrlock", (pthread_rwlock_t *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate(l, site);
 	int rc = real_fn(l);
 	EV(WR_LOCK, INSTANT, l, 0, outcome(rc), site);
 	return rc;
@@ -274,7 +274,7 @@ int pthread_spin_lock(pthread_spinlock_t *l)
 {
 	PTB_REAL(int, "pthread_spin_trylock", (pthread_spinlock_t *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate((const void *)l, site);
 	if (real_fn(l) == 0) {
 		EV(SPIN_LOCK, INSTANT, l, 0, 0, site);
 		return 0;
@@ -291,7 +291,7 @@ int pthread_spin_trylock(pthread_spinlock_t *l)
 {
 	PTB_REAL(int, "pthread_spin_trylock", (pthread_spinlock_t *));
 	const void *site = PTB_SITE;
-	ptb_tr_gate(site);
+	ptb_tr_gate((const void *)l, site);
 	int rc = real_fn(l);
 	EV(SPIN_LOCK, INSTANT, l, 0, outcome(rc), site);
 	return rc;

@@ -38,8 +38,10 @@ int pthread_create(pthread_t *th, const pthread_attr_t *attr, void *(*fn)(void *
 		return real_fn(th, attr, fn, arg);
 	*s = (struct start){ fn, arg, ptb_tr_new_tid(), ptb_tr_tid() };
 	uint32_t tid = s->tid;
+	ptb_tr_order_create(tid, (const void *)fn);
 	int rc = real_fn(th, attr, trampoline, s);
 	if (rc) {
+		ptb_tr_order_unborn(tid);
 		free(s);
 		return rc;
 	}
@@ -79,7 +81,10 @@ int sched_yield(void)
 {
 	PTB_REAL(int, "sched_yield", (void));
 	ptb_tr_event(PTB_EV_YIELD, PTB_PH_INSTANT, NULL, 0, 0, PTB_SITE);
-	return real_fn();
+	ptb_tr_order_pause();
+	int rc = real_fn();
+	ptb_tr_order_started();
+	return rc;
 }
 
 /* A sleep: off-CPU for as long as it lasted, less the time its thread

@@ -30,8 +30,6 @@ struct tbuf {
 	struct tbuf *next;
 	uint32_t tid;
 	_Atomic uint32_t n;
-	_Atomic(const void *) waiting_on;  /* the object of a wait it is in */
-	_Atomic uint64_t wait_mark;        /* releases before it, or since it proved blocked */
 	struct ptb_tev ev[BUF_EVENTS];
 };
 
@@ -49,11 +47,6 @@ static __thread uint32_t my_tid;
 static __thread int exited;
 static __thread int in_event;
 static struct ptb_trace_header header;
-/* Releases so far, and the last of each object (by hash: two objects in
- * one slot only cost a needless yield). */
-#define RELEASE_SLOTS 256
-static _Atomic uint64_t releases;
-static _Atomic uint64_t released_at[RELEASE_SLOTS];
 
 void *ptb_tr_real(const char *name)
 {
@@ -145,6 +138,7 @@ void ptb_tr_thread_start(uint32_t tid, uint32_t parent)
 {
 	my_tid = tid;
 	mine = ptb_tr_on ? new_buf(tid) : NULL;
+	ptb_tr_order_started();
 	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, parent, 0, NULL);
 }
 
@@ -196,12 +190,10 @@ void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t 
 	if (header.sched != PTB_SCHED_FIFO && kind != PTB_EV_CPU && phase != PTB_PH_LEAVE)
 		append(b, t, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(), 0, 0, NULL);
 	append(b, t, kind, phase, obj, arg, outcome, site);
-	if (phase == PTB_PH_ENTER && kind != PTB_EV_YIELD) {
-		atomic_store_explicit(&b->wait_mark, atomic_load(&releases), memory_order_relaxed);
-		atomic_store_explicit(&b->waiting_on, obj, memory_order_release);
-	} else if (phase == PTB_PH_LEAVE) {
-		atomic_store_explicit(&b->waiting_on, NULL, memory_order_release);
-	}
+	if (phase == PTB_PH_ENTER)
+		ptb_tr_order_enter(kind, obj, site, t);
+	else if (phase == PTB_PH_LEAVE)
+		ptb_tr_order_leave(kind, obj, arg, t);
 	in_event = 0;
 }
 
@@ -221,6 +213,7 @@ void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t a
 	append(b, t1, kind, PTB_PH_LEAVE, obj, arg, outcome, site);
 	append(b, t1, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(),
 	       us > UINT32_MAX ? UINT32_MAX : (uint32_t)us, 0, NULL);
+	ptb_tr_order_span(t0, t1, runq_ns);
 	in_event = 0;
 }
 
@@ -247,85 +240,6 @@ uint64_t ptb_tr_runq_ns(void)
 	while (*c >= '0' && *c <= '9')
 		v = v * 10 + (uint64_t)(*c++ - '0');
 	return v;
-}
-
-/* A recording on one PU must keep the order of synchronization a machine
- * with a CPU per thread would have, since what a thread does next (which
- * job of a queue it takes) follows from it and the replay cannot change
- * it.  Two yields approximate that order:
- *
- * - after a release (unlock, signal, broadcast, post), the releaser yields,
- *   so that the thread it released runs now, as on a CPU of its own, not
- *   once the releaser blocks;
- * - before an acquire (lock, trylock, semaphore wait), a thread that has
- *   not yielded since someone's release yields again, so that the threads
- *   made ready meanwhile take their turn first: on many CPUs they would
- *   have come to the queue while this one worked.  Without it the first
- *   worker of a pool, back from its first job, takes the second job
- *   before the others took their first (tests/trace-queue.sh).
- *
- * Under SCHED_FIFO a yield runs every ready thread of the PU before the
- * caller; under the normal policy it is a hint, so the order there is
- * closer but not the same.  When a yield took time, that time away is an
- * enter/leave pair, not work. */
-
-static void yield_recorded(const void *site)
-{
-	uint64_t a = now();
-	syscall(SYS_sched_yield);
-	uint64_t b = now();
-	if (b - a < 2000)
-		return;
-	ptb_tr_event_at(a, PTB_EV_YIELD, PTB_PH_ENTER, NULL, 0, 0, site);
-	ptb_tr_event_at(b, PTB_EV_YIELD, PTB_PH_LEAVE, NULL, 0, 0, site);
-}
-
-static unsigned release_slot(const void *obj)
-{
-	uint64_t h = (uint64_t)(uintptr_t)obj * 0x9e3779b97f4a7c15u;
-	return (unsigned)(h >> 56) % RELEASE_SLOTS;
-}
-
-void ptb_tr_handoff(const void *obj, const void *site)
-{
-	if (!mine || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
-		return;
-	atomic_store(&released_at[release_slot(obj)], atomic_fetch_add(&releases, 1) + 1);
-	yield_recorded(site);
-}
-
-/* A thread in a wait on an object released since it began: woken, perhaps,
- * and not yet run. */
-static int maybe_woken(struct tbuf *t)
-{
-	const void *w = atomic_load_explicit(&t->waiting_on, memory_order_acquire);
-	return w && atomic_load(&released_at[release_slot(w)]) > atomic_load(&t->wait_mark);
-}
-
-void ptb_tr_gate(const void *site)
-{
-	static __thread uint64_t seen;     /* releases at this thread's last gate */
-	if (!mine || atomic_load_explicit(&next_tid, memory_order_relaxed) < 2)
-		return;
-	/* No release since: no thread can have been woken since then, and any
-	 * woken then has run or been found waiting (below).  The common
-	 * uncontended lock pays one load, not a walk of the threads. */
-	uint64_t now_released = atomic_load(&releases);
-	if (now_released == seen)
-		return;
-	seen = now_released;
-	int any = 0;
-	for (struct tbuf *t = atomic_load(&threads); t && !any; t = t->next)
-		any = t != mine && maybe_woken(t);
-	if (!any)
-		return;
-	yield_recorded(site);
-	/* Every ready thread has run (under SCHED_FIFO); one still waiting was
-	 * not woken: not a reason to yield again until its object's next release. */
-	uint64_t r = atomic_load(&releases);
-	for (struct tbuf *t = atomic_load(&threads); t; t = t->next)
-		if (t != mine && maybe_woken(t))
-			atomic_store(&t->wait_mark, r);
 }
 
 void ptb_tr_cpu(void)
@@ -356,6 +270,7 @@ void ptb_tr_thread_exit(void)
 		return;
 	ptb_tr_cpu();
 	ptb_tr_event(PTB_EV_EXIT, PTB_PH_INSTANT, NULL, 0, 0, NULL);
+	ptb_tr_order_exited();
 }
 
 static void finish(int from_signal)
@@ -476,6 +391,7 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	mine = new_buf(0);
 	fill_header();
 	header.probe_ns = probe_cost();
+	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
 	header.reserved = 0;
 	uint64_t hs = ptb_trace_sum(&header, sizeof header);
 	put(&header, sizeof header, 0);

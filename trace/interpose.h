@@ -32,9 +32,23 @@ void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t a
 		 const void *site, uint64_t runq_ns);
 /* ns this thread has waited for a CPU since it began (UINT64_MAX: not known). */
 uint64_t ptb_tr_runq_ns(void);
-/* After a release of another thread: let it run (see interpose.c). */
+/* The order of the recording (trace/interpose-order.c): after a release
+ * of obj, let the thread it released run; before an acquire of obj, let
+ * the threads run that would have come to it first on many CPUs. */
 void ptb_tr_handoff(const void *obj, const void *site);
-void ptb_tr_gate(const void *site);
+void ptb_tr_gate(const void *obj, const void *site);
+/* What the order follows: each thread's creation (before it can run),
+ * start, end (or failed creation), waits (kind, object, time), blocking
+ * I/O, and the program's own yields. */
+void ptb_tr_order_init(int fifo);
+void ptb_tr_order_create(uint32_t child, const void *start);
+void ptb_tr_order_started(void);
+void ptb_tr_order_unborn(uint32_t tid);
+void ptb_tr_order_exited(void);
+void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t);
+void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, uint64_t t);
+void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns);
+void ptb_tr_order_pause(void);
 /* The thread's CPU time as an event: called before a call that may block. */
 void ptb_tr_cpu(void);
 /* This thread's number in the trace (0 is the first thread). */

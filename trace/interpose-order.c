@@ -1,0 +1,394 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The order of a recording (docs/design.md section 12).  A recording on
+ * one PU must meet at each lock in the order a machine with a CPU per
+ * thread would, since what a thread does next (which job of a queue it
+ * takes, whether a pool has a free worker or starts one) follows from it
+ * and the replay cannot change it.
+ *
+ * Under any policy, two yields:
+ * - after a release (unlock, signal, broadcast, post) the releaser yields,
+ *   so that the thread it released runs now, as on a CPU of its own;
+ * - before an acquire, a thread that has not yielded since someone's
+ *   release yields again if a thread waits on an object released since
+ *   its wait began (woken, perhaps, and not yet run): on many CPUs it
+ *   would have come to the queue while this one worked.
+ *
+ * Under SCHED_FIFO each thread also keeps a virtual time: the PU time it
+ * ran (a thread there loses the PU only when it blocks or yields, so wall
+ * time while it holds the PU is its work), its off-CPU waits, and no wait
+ * for a sibling ending before the release that ended it.  Then:
+ * - an acquire waits (yields) while a ready thread that has touched the
+ *   object, or has not run yet, is behind it in virtual time: on many
+ *   CPUs that thread would have come to the object first.  Only touchers
+ *   count, so a worker busy with its own job (its own mutex, which only
+ *   it and its feeder touch) is not made to take turns with the other
+ *   workers, each evicting the others' caches;
+ * - a release yields only when a thread waiting on the object is not
+ *   ahead of the releaser, else the released thread would not yet be
+ *   waiting on a CPU of its own.
+ * A pool that starts a worker only when none is free (xz) then sees its
+ * workers busy, as many CPUs would, and not done with a job because the
+ * one PU ran it to its end before the pool looked.
+ *
+ * Under SCHED_FIFO a yield runs every ready thread of the PU before the
+ * caller; under the normal policy it is a hint, and virtual time is not
+ * kept (a thread may be preempted anywhere).  Time a yield gave away is
+ * an enter/leave pair, not work.  Threads past ORDER_THREADS take no part.
+ */
+#define _GNU_SOURCE
+#include <stdatomic.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "trace/interpose.h"
+
+#define ORDER_THREADS 1024
+#define SLOTS 256                      /* objects by hash: two in one slot cost a needless yield */
+#define SITES 16                       /* call sites a thread remembers, by hash */
+
+enum { VT_UNUSED, VT_READY, VT_BLOCKED, VT_FRESH, VT_EXITED };
+
+struct vthread {
+	_Atomic(const void *) waiting_on;  /* the object of a wait it is in */
+	_Atomic uint64_t wait_mark;        /* releases before it, or since it proved blocked */
+	_Atomic uint64_t vt;               /* virtual time, ns */
+	_Atomic uint64_t resume;           /* when it last got the PU (CLOCK_MONOTONIC) */
+	_Atomic uint64_t blocked_at;
+	_Atomic int state;
+	_Atomic uintptr_t start;           /* its start routine: threads with one are a pool */
+	struct { _Atomic uintptr_t site, obj; } met_at[SITES];   /* by call site, the last object */
+};
+
+static struct vthread vts[ORDER_THREADS];
+static _Atomic uint64_t nthreads = 1;
+static int by_vt;
+static _Atomic uint64_t releases;
+static _Atomic uint64_t released_at[SLOTS];
+static _Atomic uint64_t release_vt[SLOTS];
+static _Atomic uint64_t touched[SLOTS];   /* bit (thread number mod 64) */
+
+static unsigned slot(const void *obj)
+{
+	uint64_t h = (uint64_t)(uintptr_t)obj * 0x9e3779b97f4a7c15u;
+	return (unsigned)(h >> 56) % SLOTS;
+}
+
+static struct vthread *me(void)
+{
+	uint32_t t = ptb_tr_tid();
+	return t < ORDER_THREADS ? &vts[t] : NULL;
+}
+
+static uint32_t known(void)
+{
+	uint64_t n = atomic_load_explicit(&nthreads, memory_order_relaxed);
+	return n < ORDER_THREADS ? (uint32_t)n : ORDER_THREADS;
+}
+
+static void max_store(_Atomic uint64_t *a, uint64_t v)
+{
+	uint64_t have = atomic_load_explicit(a, memory_order_relaxed);
+	while (have < v && !atomic_compare_exchange_weak(a, &have, v))
+		;
+}
+
+/* What the thread ran since it last got the PU is its work. */
+static void settle(struct vthread *v, uint64_t t)
+{
+	uint64_t r = atomic_load_explicit(&v->resume, memory_order_relaxed);
+	if (t > r)
+		atomic_fetch_add_explicit(&v->vt, t - r, memory_order_relaxed);
+	atomic_store_explicit(&v->resume, t, memory_order_relaxed);
+}
+
+static unsigned site_slot(const void *site)
+{
+	return (unsigned)(((uintptr_t)site * 0x9e3779b97f4a7c15u) >> 60) % SITES;
+}
+
+/* The calling thread meets obj (slot s) at site: it is no longer fresh. */
+static void met(struct vthread *v, unsigned s, const void *obj, const void *site)
+{
+	unsigned k = site_slot(site);
+	atomic_store_explicit(&v->met_at[k].site, (uintptr_t)site, memory_order_relaxed);
+	atomic_store_explicit(&v->met_at[k].obj, (uintptr_t)obj, memory_order_relaxed);
+	atomic_store_explicit(&v->state, VT_READY, memory_order_relaxed);
+	atomic_fetch_or_explicit(&touched[s], 1ull << (ptb_tr_tid() & 63), memory_order_relaxed);
+}
+
+void ptb_tr_order_init(int fifo)
+{
+	by_vt = fifo;
+	atomic_store(&vts[0].state, VT_READY);
+	atomic_store(&vts[0].resume, ptb_tr_now());
+}
+
+/* A thread is about to be created (it may run before the call returns):
+ * it starts at its creator's virtual time, and may meet any object. */
+void ptb_tr_order_create(uint32_t child, const void *start)
+{
+	if (child >= ORDER_THREADS)
+		return;
+	struct vthread *v = me();
+	uint64_t vt = 0;
+	if (v) {
+		settle(v, ptb_tr_now());
+		vt = atomic_load(&v->vt);
+	}
+	atomic_store(&vts[child].vt, vt);
+	atomic_store(&vts[child].waiting_on, NULL);
+	atomic_store(&vts[child].start, (uintptr_t)start);
+	for (unsigned k = 0; k < SITES; k++)
+		atomic_store(&vts[child].met_at[k].site, 0);
+	atomic_store(&vts[child].state, VT_FRESH);
+	max_store(&nthreads, (uint64_t)child + 1);
+}
+
+/* The thread begins to run, or was never created, or has ended. */
+void ptb_tr_order_started(void)
+{
+	struct vthread *v = me();
+	if (v)
+		atomic_store(&v->resume, ptb_tr_now());
+}
+
+static void gone(struct vthread *v)
+{
+	atomic_store(&v->state, VT_EXITED);
+}
+
+void ptb_tr_order_unborn(uint32_t tid)
+{
+	if (tid < ORDER_THREADS)
+		gone(&vts[tid]);
+}
+
+void ptb_tr_order_exited(void)
+{
+	struct vthread *v = me();
+	if (!v)
+		return;
+	settle(v, ptb_tr_now());
+	gone(v);
+}
+
+/* A wait begins (at time t): the thread's work stops there. */
+void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t)
+{
+	struct vthread *v = me();
+	if (!v || kind == PTB_EV_YIELD)
+		return;
+	atomic_store_explicit(&v->wait_mark, atomic_load(&releases), memory_order_relaxed);
+	atomic_store_explicit(&v->waiting_on, obj, memory_order_release);
+	if (!by_vt)
+		return;
+	settle(v, t);
+	atomic_store_explicit(&v->blocked_at, t, memory_order_relaxed);
+	if (kind == PTB_EV_BARRIER_WAIT)        /* the last arrival opens it */
+		max_store(&release_vt[slot(obj)], atomic_load(&v->vt));
+	if (kind != PTB_EV_SLEEP && kind != PTB_EV_JOIN)
+		met(v, slot(obj), obj, site);
+	atomic_store_explicit(&v->state, VT_BLOCKED, memory_order_relaxed);
+}
+
+/* A wait ends at time t.  A sleep took its length, less the time the
+ * thread then queued behind a sibling (arg: us + 1, 0 unknown); a join
+ * ends no earlier than the joined thread; any other wait no earlier than
+ * its object's latest release. */
+void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, uint64_t t)
+{
+	struct vthread *v = me();
+	if (!v || kind == PTB_EV_YIELD)
+		return;
+	atomic_store_explicit(&v->waiting_on, NULL, memory_order_release);
+	if (!by_vt)
+		return;
+	uint64_t vt = atomic_load(&v->vt);
+	if (kind == PTB_EV_SLEEP) {
+		uint64_t len = t - atomic_load(&v->blocked_at), q = arg ? (uint64_t)(arg - 1) * 1000 : 0;
+		vt += len > q ? len - q : 0;
+	} else if (kind == PTB_EV_JOIN) {
+		if (arg < ORDER_THREADS && atomic_load(&vts[arg].vt) > vt)
+			vt = atomic_load(&vts[arg].vt);
+	} else {
+		uint64_t r = atomic_load(&release_vt[slot(obj)]);
+		vt = r > vt ? r : vt;
+	}
+	atomic_store(&v->vt, vt);
+	atomic_store(&v->resume, t);
+	atomic_store_explicit(&v->state, VT_READY, memory_order_relaxed);
+}
+
+/* A blocking I/O call from t0 to t1 that waited: off the PU for its
+ * length, less the time it queued behind a sibling. */
+void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns)
+{
+	struct vthread *v = me();
+	if (!v || !by_vt)
+		return;
+	settle(v, t0);
+	uint64_t q = runq_ns == UINT64_MAX ? 0 : runq_ns;
+	atomic_fetch_add(&v->vt, t1 - t0 > q ? t1 - t0 - q : 0);
+	atomic_store(&v->resume, t1);
+}
+
+/* The program's own yield: the time away is not its work. */
+void ptb_tr_order_pause(void)
+{
+	struct vthread *v = me();
+	if (v && by_vt)
+		settle(v, ptb_tr_now());
+}
+
+/* A yield; whether another thread ran meanwhile (it took 2 us or more). */
+static int yield_recorded(const void *site)
+{
+	struct vthread *v = me();
+	if (v && by_vt)
+		settle(v, ptb_tr_now());
+	uint64_t a = ptb_tr_now();
+	syscall(SYS_sched_yield);          /* not the interposed one */
+	uint64_t b = ptb_tr_now();
+	if (v)
+		atomic_store(&v->resume, b);
+	if (b - a < 2000)
+		return 0;
+	ptb_tr_event_at(a, PTB_EV_YIELD, PTB_PH_ENTER, NULL, 0, 0, site);
+	ptb_tr_event_at(b, PTB_EV_YIELD, PTB_PH_LEAVE, NULL, 0, 0, site);
+	return 1;
+}
+
+static int active(void)
+{
+	return ptb_tr_recording() && atomic_load_explicit(&nthreads, memory_order_relaxed) >= 2;
+}
+
+/* A thread waiting on obj that is not ahead of virtual time vt. */
+static int waiter_not_ahead(const void *obj, uint64_t vt)
+{
+	for (uint32_t i = 0, n = known(); i < n; i++)
+		if (atomic_load_explicit(&vts[i].waiting_on, memory_order_acquire) == obj &&
+		    atomic_load_explicit(&vts[i].state, memory_order_relaxed) == VT_BLOCKED &&
+		    atomic_load_explicit(&vts[i].vt, memory_order_relaxed) <= vt)
+			return 1;
+	return 0;
+}
+
+void ptb_tr_handoff(const void *obj, const void *site)
+{
+	if (!active())
+		return;
+	unsigned s = slot(obj);
+	atomic_store(&released_at[s], atomic_fetch_add(&releases, 1) + 1);
+	struct vthread *v = me();
+	if (by_vt && v) {
+		settle(v, ptb_tr_now());
+		met(v, s, obj, site);
+		uint64_t vt = atomic_load(&v->vt);
+		max_store(&release_vt[s], vt);
+		if (!waiter_not_ahead(obj, vt))
+			return;
+	}
+	yield_recorded(site);
+}
+
+/* A thread in a wait on an object released since it began: woken, perhaps,
+ * and not yet run. */
+static int maybe_woken(struct vthread *t)
+{
+	const void *w = atomic_load_explicit(&t->waiting_on, memory_order_acquire);
+	return w && atomic_load(&released_at[slot(w)]) > atomic_load(&t->wait_mark);
+}
+
+static void woken_gate(const void *site)
+{
+	static __thread uint64_t seen;     /* releases at this thread's last gate */
+	/* No release since: no thread can have been woken since then, and any
+	 * woken then has run or been found waiting (below).  The common
+	 * uncontended lock pays one load, not a walk of the threads. */
+	uint64_t now_released = atomic_load(&releases);
+	if (now_released == seen)
+		return;
+	seen = now_released;
+	struct vthread *v = me();
+	uint32_t n = known();
+	int any = 0;
+	for (uint32_t i = 0; i < n && !any; i++)
+		any = &vts[i] != v && maybe_woken(&vts[i]);
+	if (!any)
+		return;
+	yield_recorded(site);
+	/* Every ready thread has run (under SCHED_FIFO); one still waiting was
+	 * not woken: not a reason to yield again until its object's next release. */
+	uint64_t r = atomic_load(&releases);
+	for (uint32_t i = 0; i < n; i++)
+		if (&vts[i] != v && maybe_woken(&vts[i]))
+			atomic_store(&vts[i].wait_mark, r);
+}
+
+/* Whether thread t may come to obj (slot s) at site: it has touched the
+ * object, or met no object yet, or it is of v's pool (started by the same
+ * routine) and has not been at site with an object of its own (the
+ * worker's own mutex: every worker comes to the site, each with its own;
+ * the pool's lock: a worker that has not finished a job has not come to
+ * it yet, but will). */
+static int may_come(const struct vthread *t, const struct vthread *v, uint32_t i, unsigned s,
+		    const void *obj, const void *site)
+{
+	int st = atomic_load_explicit(&t->state, memory_order_relaxed);
+	if (st == VT_FRESH)
+		return 1;
+	if (st != VT_READY)
+		return 0;
+	if (atomic_load_explicit(&touched[s], memory_order_relaxed) >> (i & 63) & 1)
+		return 1;
+	uintptr_t pool = atomic_load_explicit(&v->start, memory_order_relaxed);
+	if (!pool || atomic_load_explicit(&t->start, memory_order_relaxed) != pool)
+		return 0;
+	unsigned k = site_slot(site);
+	return atomic_load_explicit(&t->met_at[k].site, memory_order_relaxed) != (uintptr_t)site ||
+	       atomic_load_explicit(&t->met_at[k].obj, memory_order_relaxed) == (uintptr_t)obj;
+}
+
+/* A thread behind virtual time vt that may come to obj first. */
+static int behind(unsigned s, const struct vthread *v, uint64_t vt, const void *obj,
+		  const void *site)
+{
+	for (uint32_t i = 0, n = known(); i < n; i++) {
+		const struct vthread *t = &vts[i];
+		if (t != v && atomic_load_explicit(&t->vt, memory_order_relaxed) < vt &&
+		    may_come(t, v, i, s, obj, site))
+			return 1;
+	}
+	return 0;
+}
+
+#define GATE_YIELDS 64
+
+/* Before an acquire of obj: first mark the caller a toucher of obj (a
+ * thread that yields below is about to take it), then the yields. */
+static void vt_gate(struct vthread *v, unsigned s, const void *obj, const void *site)
+{
+	uint64_t vt = atomic_load(&v->vt);
+	/* A thread taken for ready may be blocked outside any traced call
+	 * (inside the C library): a yield that nobody took ends the wait. */
+	for (int i = 0; i < GATE_YIELDS && behind(s, v, vt, obj, site); i++)
+		if (!yield_recorded(site))
+			break;
+}
+
+void ptb_tr_gate(const void *obj, const void *site)
+{
+	if (!active())
+		return;
+	struct vthread *v = by_vt ? me() : NULL;
+	unsigned s = slot(obj);
+	if (v) {
+		settle(v, ptb_tr_now());
+		met(v, s, obj, site);
+	}
+	woken_gate(site);
+	if (v)
+		vt_gate(v, s, obj, site);
+}
