@@ -5,9 +5,10 @@
 # thread count T of THREADS, every program is recorded with T threads on
 # one PU, predicted for T CPUs, and run for real on CPUs 0..T-1, in
 # interleaved rounds; the figure to report is the median over rounds of
-# pred/real.  Two synthetic programs of the tests, whose wall time on N
-# CPUs follows from their structure (tests/trace.sh), are recorded once
-# per round with 8 threads and run for real on 1, 2, 4 and 8 CPUs.
+# pred/real.  The synthetic programs of the tests, whose wall time on N
+# CPUs follows from their structure (tests/trace.sh, tests/trace-queue.sh),
+# are recorded once per round with 8 threads and run for real on 1, 2, 4
+# and 8 CPUs.
 #
 # Recordings ask for SCHED_FIFO as ptbench record does; a machine whose
 # cgroup has no real-time time refuses it even to root (the probe line says
@@ -95,6 +96,7 @@ while [ $r -le "$R" ]; do
 	synthetic phases "$TD/trace-phases" 8 8 6000000 3200000
 	synthetic lock "$TD/trace-lock" 8 60 600000
 	synthetic queue "$TD/trace-queue" 8 20 6000000
+	synthetic pool "$TD/trace-pool" 8 16 6000000
 	for t in $TS; do
 		for name in pigz pbzip2 xz zstd; do
 			command -v $name > /dev/null || continue

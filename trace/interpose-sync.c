@@ -6,12 +6,12 @@
  * CPU time is read and the wait is an enter/leave pair.  A condition wait
  * is recorded as what it does: unlock, wait (with the object's signal
  * sequence at entry, which tells predict which signals could wake it),
- * lock.  A release (unlock, signal, broadcast, post) yields to the thread
- * it may have released (trace/interpose-order.c, ptb_tr_handoff), and an acquire
- * (lock, trylock, semaphore wait) after anyone's release yields first to
- * the threads it may have made ready (ptb_tr_gate).  A spin lock
- * waits by yielding, so that a recording on one PU
- * under SCHED_FIFO lets the holder run.
+ * lock.  After a release (unlock, signal, broadcast, post) and before an
+ * acquire (lock, trylock, semaphore and rwlock waits, spin lock) the
+ * thread may yield, so that the recording keeps the order of many CPUs
+ * (trace/interpose-order.c: ptb_tr_handoff, ptb_tr_gate).  A spin lock
+ * waits by yielding, so that a recording on one PU under SCHED_FIFO lets
+ * the holder run.
  */
 #define _GNU_SOURCE
 #include <errno.h>
