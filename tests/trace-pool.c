@@ -63,7 +63,7 @@ static void *work(void *arg)
 		pthread_mutex_lock(&w->lock);
 		while (!w->job && !w->quit)
 			pthread_cond_wait(&w->cond, &w->lock);
-		int job = w->job - 1;
+		int job = w->job - 1;        /* a job handed over comes before quitting */
 		w->job = 0;
 		pthread_mutex_unlock(&w->lock);
 		if (job < 0)
@@ -105,11 +105,14 @@ static struct worker *free_worker(void)
 	}
 }
 
-static void tell(struct worker *w, int job, int quit)
+/* Hand worker w job j, or (j < 0) tell it to stop once its job is done. */
+static void tell(struct worker *w, int j)
 {
 	pthread_mutex_lock(&w->lock);
-	w->job = job + 1;
-	w->quit = quit;
+	if (j >= 0)
+		w->job = j + 1;
+	else
+		w->quit = 1;
 	pthread_cond_signal(&w->cond);
 	pthread_mutex_unlock(&w->lock);
 }
@@ -132,10 +135,10 @@ int main(int argc, char **argv)
 	for (int j = 0; j < jobs; j++) {
 		struct worker *w = free_worker();
 		spin(work_iters / 100);
-		tell(w, j, 0);
+		tell(w, j);
 	}
 	for (int i = 0; i < started; i++)
-		tell(&pool[i], -1, 1);
+		tell(&pool[i], -1);
 	for (int i = 0; i < started; i++)
 		pthread_join(pool[i].th, NULL);
 	qsort(job_ns, (size_t)jobs, sizeof job_ns[0], cmp);

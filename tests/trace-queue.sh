@@ -19,8 +19,8 @@
 # job to its end before the pool looks again (it then kept two workers of
 # four, and predicted 4 jobs' time on 4 CPUs where a real run takes 2).
 # Its main thread's hand-overs, a hundredth of a job each, are in its
-# answer: on 2 CPUs all of them shared, on many the T + 1 that come one
-# after the other before the last job starts.
+# answer: all J shared by the N CPUs, or the T + 1 that come one after the
+# other before the last job starts, whichever is longer.
 . "$top_srcdir/tests/tap.sh"
 : "${TRACE_QUEUE:=./tests/trace-queue}"
 : "${TRACE_POOL:=./tests/trace-pool}"
@@ -41,30 +41,44 @@ shared() {
 		      printf "%.6f", t }'
 }
 
+# expected N: the answer on N CPUs for the shares $even and a job of $w ns.
+expected() {
+	awk -v j="$(shared "$even" $1)" -v w="$w" -v t=$T -v jobs=$J -v n=$1 -v pool=$what '
+		BEGIN { e = j * w * 1e-9
+			# a pool also hands each job over, h = w / 100
+			if (pool == "pool") { h = w / 100 * 1e-9; a = e + jobs * h / n; b = e + (t + 1) * h
+					      e = (a > b ? a : b) }
+			printf "%.6f", e }'
+}
+
+# As in tests/trace.sh, a miss is recorded once more, saying so: a
+# recording that shared its PU with other load (make check -j2, once in
+# a dozen: every count 5.5 ms long, 1 CPU too) is not a defect of the
+# order or the replay, which would miss both.
 for case in "queue 4 10" "queue 3 8" "pool 4 8"; do
 	set -- $case
 	what=$1 T=$2 J=$3
 	[ $what = queue ] && prog=$TRACE_QUEUE || prog=$TRACE_POOL
-	"$PTBENCH" record -o "$tmp/q.trace" -- "$prog" $T $J 4000000 > "$tmp/q.out" 2> "$tmp/q.err"
-	rc=$?
+	even=$(awk -v t=$T -v j=$J 'BEGIN { for (i = 0; i < t; i++) printf "%d\n", int(j / t) + (i < j % t) }' | sort -n | tr '\n' ' ')
+	for attempt in 1 2; do
+		"$PTBENCH" record -o "$tmp/q.trace" -- "$prog" $T $J 4000000 > "$tmp/q.out" 2> "$tmp/q.err"
+		rc=$?
+		read -r _ w _ shares < "$tmp/q.out"
+		got=$(echo $shares | tr ' ' '\n' | sort -n | tr '\n' ' ')
+		missed=$(misses5 "$tmp/q.trace" expected 1 2 4 8)
+		[ "$got" != "$even" ] && missed="$missed shares $got;"
+		[ -z "$missed" ] && break
+		[ $attempt = 1 ] && diag "$what of $T workers, first recording missed ($missed) -- recording it once more"
+	done
 	check "record of a $what of $T workers, $J jobs: exit 0 (got $rc)" test $rc -eq 0
 	if [ "$(predicted "$tmp/q.trace" 1 recorded.sched)" != fifo ]; then
 		# the normal policy preempts a job anywhere: who takes which is chance
 		skip "$T workers: SCHED_FIFO was not permitted (the jobs' order is the scheduler's)"
 		continue
 	fi
-	read -r _ w _ shares < "$tmp/q.out"
-	even=$(awk -v t=$T -v j=$J 'BEGIN { for (i = 0; i < t; i++) printf "%d\n", int(j / t) + (i < j % t) }' | sort -n | tr '\n' ' ')
-	got=$(echo $shares | tr ' ' '\n' | sort -n | tr '\n' ' ')
 	check "the recording handed the jobs round ($got; even: $even)" test "$got" = "$even"
 	for n in 1 2 4 8; do
-		exp=$(awk -v j="$(shared "$even" $n)" -v w="$w" 'BEGIN { printf "%.6f", j * w * 1e-9 }')
-		# the pool's hand-overs, h = w / 100 each: all J on the main
-		# thread's share, or the first T + 1 in a row before the last job
-		[ $what = pool ] && exp=$(awk -v e="$exp" -v w="$w" -v t=$T -v j=$J -v n=$n 'BEGIN {
-			h = w / 100 * 1e-9; a = e + j * h / n; b = e + (t + 1) * h
-			printf "%.6f", (a > b ? a : b) }')
-		within5 "$what, $T workers, $J jobs, $n CPUs" "$(predicted "$tmp/q.trace" $n)" "$exp"
+		within5 "$what, $T workers, $J jobs, $n CPUs" "$(predicted "$tmp/q.trace" $n)" "$(expected $n)"
 	done
 done
 done_testing

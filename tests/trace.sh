@@ -15,20 +15,30 @@ trap 'rm -rf "$tmp"' EXIT
 preload_or_skip "$tmp"
 
 # --- phases: P * (serial + work * max(1, T/N)) ---------------------------
+# A miss is recorded once more, as for the lock below: a recording that
+# shared its PU with other load (make check -j2, once: +7 % on every
+# count, 1 CPU too) is not a defect of the replay, which misses both.
 T=4 P=8
-"$PTBENCH" record -o "$tmp/phases.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
-	> "$tmp/phases.out" 2> "$tmp/phases.err"
-rc=$?
+phases_exp() {
+	awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$1 \
+		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f) * 1e-9 }'
+}
+for attempt in 1 2; do
+	"$PTBENCH" record -o "$tmp/phases.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
+		> "$tmp/phases.out" 2> "$tmp/phases.err"
+	rc=$?
+	read -r _ work _ serial < "$tmp/phases.out"
+	missed=$(misses5 "$tmp/phases.trace" phases_exp 1 2 4 8)
+	[ -z "$missed" ] && break
+	[ $attempt = 1 ] && diag "phases, first recording missed ($missed) -- recording it once more"
+done
 check "record of the phases program: exit 0 (got $rc)" test $rc -eq 0
 grep -v '^ptbench record: warning' "$tmp/phases.err" | head -c 300
-read -r _ work _ serial < "$tmp/phases.out"
 "$PTBENCH" predict "$tmp/phases.trace" --format json > "$tmp/ph.json"
 sched=$("$JGET" "$tmp/ph.json" recorded.sched)
 diag "recorded under the scheduling policy '$sched'"
 for n in 1 2 4 8; do
-	exp=$(awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$n \
-		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f) * 1e-9 }')
-	within5 "phases, $n CPUs" "$(predicted "$tmp/phases.trace" $n)" "$exp"
+	within5 "phases, $n CPUs" "$(predicted "$tmp/phases.trace" $n)" "$(phases_exp $n)"
 done
 
 # --- --machine: a made-up machine's costs, charged where the path meets them.

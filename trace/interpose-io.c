@@ -56,6 +56,8 @@ static void io_done(int kind, int fd, uint64_t d, uint64_t t0, ssize_t rc, const
 		ptb_tr_fd_mark_waited(fd, d);
 	} else if (chan && rc >= 0) {
 		ptb_tr_event_at(t1, kind, PTB_PH_INSTANT, stream, bytes, out, site);
+		if (kind == PTB_EV_WRITE)
+			ptb_tr_order_wrote(stream);
 	}
 }
 

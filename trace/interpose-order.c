@@ -18,12 +18,12 @@
  * ran (a thread there loses the PU only when it blocks or yields, so wall
  * time while it holds the PU is its work), its off-CPU waits, and no wait
  * for a sibling ending before the release that ended it.  Then:
- * - an acquire waits (yields) while a ready thread that has touched the
- *   object, or has not run yet, is behind it in virtual time: on many
- *   CPUs that thread would have come to the object first.  Only touchers
- *   count, so a worker busy with its own job (its own mutex, which only
- *   it and its feeder touch) is not made to take turns with the other
- *   workers, each evicting the others' caches;
+ * - an acquire waits (yields) while a ready thread that may come to the
+ *   object is behind it in virtual time: on many CPUs that thread would
+ *   have come to the object first.  Only such threads count (below), so
+ *   a worker busy with its own job (its own mutex, which only it and its
+ *   feeder touch) is not made to take turns with the other workers, each
+ *   evicting the others' caches;
  * - a release yields only when a thread waiting on the object is not
  *   ahead of the releaser, else the released thread would not yet be
  *   waiting on a CPU of its own.
@@ -34,28 +34,36 @@
  * Under SCHED_FIFO a yield runs every ready thread of the PU before the
  * caller; under the normal policy it is a hint, and virtual time is not
  * kept (a thread may be preempted anywhere).  Time a yield gave away is
- * an enter/leave pair, not work.  Threads past ORDER_THREADS take no part.
+ * an enter/leave pair, not work.  A thread has a slot of ORDER_THREADS
+ * (its number modulo that); one whose slot is held by a live thread, or
+ * that was not started through the wrapper of pthread_create (the C
+ * library's own helpers), takes no part.
  */
 #define _GNU_SOURCE
+#include <pthread.h>
 #include <stdatomic.h>
-#include <time.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace/interpose.h"
 
 #define ORDER_THREADS 1024
-#define SLOTS 256                      /* objects by hash: two in one slot cost a needless yield */
+#define SLOTS 256                      /* objects by hash (two in one slot share their releases) */
 #define SITES 16                       /* call sites a thread remembers, by hash */
 #define EXACT_NS 50000                 /* wall time between two readings of the CPU clock */
+#define GATE_YIELDS 64
+#define NOT_STALLED UINT64_MAX
 
 enum { VT_UNUSED, VT_READY, VT_BLOCKED, VT_FRESH, VT_EXITED };
 
 struct vthread {
+	_Atomic uint32_t owner;            /* thread number + 1 in the slot, 0 none */
 	_Atomic(const void *) waiting_on;  /* the object of a wait it is in */
 	_Atomic uint64_t wait_mark;        /* releases before it, or since it proved blocked */
 	_Atomic uint64_t vt;               /* virtual time, ns */
-	_Atomic uint64_t resume;           /* when it last got the PU (CLOCK_MONOTONIC) */
+	_Atomic uint64_t resume;           /* when it last passed the interposer, running */
+	_Atomic uint64_t stalled;          /* resume when a yield found it not running */
 	_Atomic uint64_t blocked_at;
 	/* The thread's own: at its last reading of its CPU clock, the clock,
 	 * the wall time and vt, and what waits added to vt since. */
@@ -66,12 +74,13 @@ struct vthread {
 };
 
 static struct vthread vts[ORDER_THREADS];
-static _Atomic uint64_t nthreads = 1;
+static __thread struct vthread *self;
+static _Atomic uint64_t nthreads = 1;  /* slots in use: 0 .. nthreads - 1 */
 static int by_vt;
 static _Atomic uint64_t releases;
 static _Atomic uint64_t released_at[SLOTS];
 static _Atomic uint64_t release_vt[SLOTS];
-static _Atomic uint64_t touched[SLOTS];   /* bit (thread number mod 64) */
+static _Atomic uint64_t touched[SLOTS];   /* bit (slot mod 64) */
 
 static unsigned slot(const void *obj)
 {
@@ -79,11 +88,12 @@ static unsigned slot(const void *obj)
 	return (unsigned)(h >> 56) % SLOTS;
 }
 
-static struct vthread *me(void)
+static unsigned site_slot(const void *site)
 {
-	uint32_t t = ptb_tr_tid();
-	return t < ORDER_THREADS ? &vts[t] : NULL;
+	return (unsigned)(((uintptr_t)site * 0x9e3779b97f4a7c15u) >> 60) % SITES;
 }
+
+static uint32_t index_of(const struct vthread *v) { return (uint32_t)(v - vts); }
 
 static uint32_t known(void)
 {
@@ -105,17 +115,16 @@ static uint64_t thread_cpu(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* vt from the thread's CPU clock (547 ns on a KVM guest, so at most once
- * in 50 us of wall time: 1.1 % at worst).  Wall time while the thread
- * holds the PU is its work but for what takes the PU from it unseen: the
- * kernel stops a SCHED_FIFO program for 50 ms of each second past 0.95 s
- * (sched_rt_runtime_us), another real-time program or an interrupt may
- * run.  A 65 us lead that decides which worker a pool hands a job to is
- * lost under such a gap (tests/trace-pool.c, once in a dozen test runs
- * with a 1 ms period). */
-static void mark(struct vthread *v, uint64_t t)
+/* vt from the thread's CPU clock read at time t (547 ns on a KVM guest,
+ * so at most once in 50 us of wall time: 1.1 % at worst).  Wall time
+ * while the thread holds the PU is its work but for what takes the PU
+ * from it unseen: the kernel stops a SCHED_FIFO program for 50 ms of each
+ * second past 0.95 s (sched_rt_runtime_us), another real-time program or
+ * an interrupt may run.  A 65 us lead that decides which worker a pool
+ * hands a job to is lost under such a gap (tests/trace-pool.c, once in a
+ * dozen test runs with a 1 ms period). */
+static void mark_at(struct vthread *v, uint64_t t, uint64_t cpu)
 {
-	uint64_t cpu = thread_cpu();
 	if (v->wall_mark)
 		atomic_store(&v->vt, v->vt_mark + (cpu - v->cpu_mark) + v->off_since_mark);
 	v->cpu_mark = cpu;
@@ -124,14 +133,22 @@ static void mark(struct vthread *v, uint64_t t)
 	v->off_since_mark = 0;
 }
 
-/* What the thread ran since it last got the PU is its work: the wall time
- * while it held the PU, set right by its CPU clock now and then. */
-static void settle(struct vthread *v, uint64_t t)
+static void mark(struct vthread *v, uint64_t t) { mark_at(v, t, thread_cpu()); }
+
+/* The wall time since the thread last passed here, as work. */
+static void advance(struct vthread *v, uint64_t t)
 {
 	uint64_t r = atomic_load_explicit(&v->resume, memory_order_relaxed);
 	if (t > r)
 		atomic_fetch_add_explicit(&v->vt, t - r, memory_order_relaxed);
 	atomic_store_explicit(&v->resume, t, memory_order_relaxed);
+}
+
+/* What the thread ran since it last got the PU is its work: the wall time
+ * while it held the PU, set right by its CPU clock now and then. */
+static void settle(struct vthread *v, uint64_t t)
+{
+	advance(v, t);
 	if (by_vt && t - v->wall_mark >= EXACT_NS)
 		mark(v, t);
 }
@@ -146,24 +163,24 @@ static void waited(struct vthread *v, uint64_t vt_new)
 	}
 }
 
-static unsigned site_slot(const void *site)
-{
-	return (unsigned)(((uintptr_t)site * 0x9e3779b97f4a7c15u) >> 60) % SITES;
-}
-
-/* The calling thread meets obj (slot s) at site: it is no longer fresh. */
+/* The calling thread meets obj (slot s) at site: a fresh thread is fresh
+ * no more (a blocked one stays blocked: a signal handler may get here). */
 static void met(struct vthread *v, unsigned s, const void *obj, const void *site)
 {
 	unsigned k = site_slot(site);
 	atomic_store_explicit(&v->met_at[k].site, (uintptr_t)site, memory_order_relaxed);
 	atomic_store_explicit(&v->met_at[k].obj, (uintptr_t)obj, memory_order_relaxed);
-	atomic_store_explicit(&v->state, VT_READY, memory_order_relaxed);
-	atomic_fetch_or_explicit(&touched[s], 1ull << (ptb_tr_tid() & 63), memory_order_relaxed);
+	int fresh = VT_FRESH;
+	atomic_compare_exchange_strong(&v->state, &fresh, VT_READY);
+	atomic_fetch_or_explicit(&touched[s], 1ull << (index_of(v) & 63), memory_order_relaxed);
 }
 
 void ptb_tr_order_init(int fifo)
 {
 	by_vt = fifo;
+	self = &vts[0];
+	atomic_store(&vts[0].owner, 1);
+	atomic_store(&vts[0].stalled, NOT_STALLED);
 	atomic_store(&vts[0].state, VT_READY);
 	atomic_store(&vts[0].resume, ptb_tr_now());
 	if (by_vt)
@@ -171,61 +188,72 @@ void ptb_tr_order_init(int fifo)
 }
 
 /* A thread is about to be created (it may run before the call returns):
- * it starts at its creator's virtual time, and may meet any object. */
+ * it starts at its creator's virtual time, and may meet any object.  Its
+ * slot must be free, or held by a thread that has ended. */
 void ptb_tr_order_create(uint32_t child, const void *start)
 {
-	if (child >= ORDER_THREADS)
+	struct vthread *c = &vts[child % ORDER_THREADS], *v = self;
+	int st = atomic_load(&c->state);
+	if (st != VT_UNUSED && st != VT_EXITED)
 		return;
-	struct vthread *v = me();
 	uint64_t vt = 0;
 	if (v) {
 		settle(v, ptb_tr_now());
 		vt = atomic_load(&v->vt);
 	}
-	atomic_store(&vts[child].vt, vt);
-	atomic_store(&vts[child].waiting_on, NULL);
-	atomic_store(&vts[child].start, (uintptr_t)start);
+	atomic_store(&c->owner, child + 1);
+	atomic_store(&c->vt, vt);
+	atomic_store(&c->resume, 0);
+	atomic_store(&c->stalled, NOT_STALLED);
+	atomic_store(&c->waiting_on, NULL);
+	atomic_store(&c->start, (uintptr_t)start);
 	for (unsigned k = 0; k < SITES; k++)
-		atomic_store(&vts[child].met_at[k].site, 0);
-	atomic_store(&vts[child].state, VT_FRESH);
-	max_store(&nthreads, (uint64_t)child + 1);
+		atomic_store(&c->met_at[k].site, 0);
+	c->wall_mark = 0;
+	atomic_store(&c->state, VT_FRESH);
+	max_store(&nthreads, (uint64_t)(child % ORDER_THREADS) + 1);
 }
 
-/* The thread begins to run, or was never created, or has ended. */
-void ptb_tr_order_started(void)
+/* Thread tid begins to run: its slot is its own if its creator gave it one. */
+void ptb_tr_order_started(uint32_t tid)
 {
-	struct vthread *v = me();
-	if (!v)
+	struct vthread *c = &vts[tid % ORDER_THREADS];
+	if (atomic_load(&c->owner) != tid + 1 || atomic_load(&c->state) != VT_FRESH)
 		return;
-	atomic_store(&v->resume, ptb_tr_now());
-	if (by_vt && !v->wall_mark)      /* its first run */
-		mark(v, ptb_tr_now());
+	self = c;
+	atomic_store(&c->resume, ptb_tr_now());
+	if (by_vt)
+		mark(c, ptb_tr_now());
 }
 
-static void gone(struct vthread *v)
+/* The thread goes on after the program's own yield. */
+void ptb_tr_order_resumed(void)
 {
-	atomic_store(&v->state, VT_EXITED);
+	if (self)
+		atomic_store(&self->resume, ptb_tr_now());
 }
 
 void ptb_tr_order_unborn(uint32_t tid)
 {
-	if (tid < ORDER_THREADS)
-		gone(&vts[tid]);
+	struct vthread *c = &vts[tid % ORDER_THREADS];
+	if (atomic_load(&c->owner) == tid + 1)
+		atomic_store(&c->state, VT_EXITED);
 }
 
 void ptb_tr_order_exited(void)
 {
-	struct vthread *v = me();
+	struct vthread *v = self;
 	if (!v)
 		return;
 	settle(v, ptb_tr_now());
-	gone(v);
+	atomic_store(&v->state, VT_EXITED);
+	self = NULL;                     /* its slot may go to a new thread now */
 }
 
 /* A wait begins (at time t): the thread's work stops there. */
 void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t)
 {
-	struct vthread *v = me();
+	struct vthread *v = self;
 	if (!v || kind == PTB_EV_YIELD)
 		return;
 	atomic_store_explicit(&v->wait_mark, atomic_load(&releases), memory_order_relaxed);
@@ -241,25 +269,36 @@ void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t)
 	atomic_store_explicit(&v->state, VT_BLOCKED, memory_order_relaxed);
 }
 
-/* A wait ends at time t.  A sleep took its length, less the time the
- * thread then queued behind a sibling (arg: us + 1, 0 unknown); a join
- * ends no earlier than the joined thread; any other wait no earlier than
- * its object's latest release. */
-void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, uint64_t t)
+/* The virtual time a joined thread ended at (0 if not known). */
+static uint64_t end_of(uint32_t tid)
 {
-	struct vthread *v = me();
+	const struct vthread *c = &vts[tid % ORDER_THREADS];
+	return tid != UINT32_MAX && atomic_load(&c->owner) == tid + 1 ? atomic_load(&c->vt) : 0;
+}
+
+/* A wait ends at time t with outcome out.  A sleep, or a wait that timed
+ * out, took its length (a sleep less the time the thread then queued
+ * behind a sibling, arg: us + 1, 0 unknown); a join ends no earlier than
+ * the joined thread; any other wait no earlier than its object's latest
+ * release. */
+void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64_t t)
+{
+	struct vthread *v = self;
 	if (!v || kind == PTB_EV_YIELD)
 		return;
 	atomic_store_explicit(&v->waiting_on, NULL, memory_order_release);
 	if (!by_vt)
 		return;
-	uint64_t vt = atomic_load(&v->vt);
+	mark(v, t);                      /* the floor below holds after the next mark too */
+	uint64_t vt = atomic_load(&v->vt), len = t - atomic_load(&v->blocked_at);
 	if (kind == PTB_EV_SLEEP) {
-		uint64_t len = t - atomic_load(&v->blocked_at), q = arg ? (uint64_t)(arg - 1) * 1000 : 0;
+		uint64_t q = arg ? (uint64_t)(arg - 1) * 1000 : 0;
 		waited(v, vt + (len > q ? len - q : 0));
+	} else if (out == PTB_OUT_TIMEOUT) {
+		waited(v, vt + len);
 	} else if (kind == PTB_EV_JOIN) {
-		if (arg < ORDER_THREADS)
-			waited(v, atomic_load(&vts[arg].vt));
+		if (out == PTB_OUT_OK)
+			waited(v, end_of(arg));
 	} else {
 		waited(v, atomic_load(&release_vt[slot(obj)]));
 	}
@@ -267,23 +306,48 @@ void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, uint64_t t)
 	atomic_store_explicit(&v->state, VT_READY, memory_order_relaxed);
 }
 
-/* A blocking I/O call from t0 to t1 that waited: off the PU for its
- * length, less the time it queued behind a sibling. */
-void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns)
+/* A blocking I/O call from t0 to t1 that waited, with the thread's CPU
+ * clock cpu1 at t1.  Its own CPU time (copying) is work; the rest, less
+ * the time it queued behind a sibling, is off the PU -- except a read of
+ * a channel between the program's threads (chan), which ends no earlier
+ * than the stream's latest write: on the one PU its wall time holds the
+ * writer's work. */
+void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1,
+		       const void *chan)
 {
-	struct vthread *v = me();
+	struct vthread *v = self;
 	if (!v || !by_vt)
 		return;
-	settle(v, t0);
+	advance(v, t0);
+	uint64_t est = atomic_load(&v->vt) - v->vt_mark - v->off_since_mark;  /* work since the mark */
+	uint64_t len = t1 - t0, own = cpu1 - v->cpu_mark > est ? cpu1 - v->cpu_mark - est : 0;
+	own = own < len ? own : len;
 	uint64_t q = runq_ns == UINT64_MAX ? 0 : runq_ns;
-	waited(v, atomic_load(&v->vt) + (t1 - t0 > q ? t1 - t0 - q : 0));
+	atomic_fetch_add(&v->vt, own);
+	if (chan)
+		waited(v, atomic_load(&release_vt[slot(chan)]));
+	else
+		waited(v, atomic_load(&v->vt) + (len - own > q ? len - own - q : 0));
 	atomic_store(&v->resume, t1);
+	if (t1 - v->wall_mark >= EXACT_NS)
+		mark_at(v, t1, cpu1);
+}
+
+/* A write to a channel between the program's threads: a release of its
+ * stream (the reader's wait ends no earlier). */
+void ptb_tr_order_wrote(const void *chan)
+{
+	struct vthread *v = self;
+	if (!v || !by_vt || !chan)
+		return;
+	settle(v, ptb_tr_now());
+	max_store(&release_vt[slot(chan)], atomic_load(&v->vt));
 }
 
 /* The program's own yield: the time away is not its work. */
 void ptb_tr_order_pause(void)
 {
-	struct vthread *v = me();
+	struct vthread *v = self;
 	if (v && by_vt)
 		settle(v, ptb_tr_now());
 }
@@ -291,7 +355,7 @@ void ptb_tr_order_pause(void)
 /* A yield; whether another thread ran meanwhile (it took 2 us or more). */
 static int yield_recorded(const void *site)
 {
-	struct vthread *v = me();
+	struct vthread *v = self;
 	if (v && by_vt)
 		settle(v, ptb_tr_now());
 	uint64_t a = ptb_tr_now();
@@ -328,7 +392,7 @@ void ptb_tr_handoff(const void *obj, const void *site)
 		return;
 	unsigned s = slot(obj);
 	atomic_store(&released_at[s], atomic_fetch_add(&releases, 1) + 1);
-	struct vthread *v = me();
+	struct vthread *v = self;
 	if (by_vt && v) {
 		settle(v, ptb_tr_now());
 		met(v, s, obj, site);
@@ -341,28 +405,34 @@ void ptb_tr_handoff(const void *obj, const void *site)
 }
 
 /* A thread in a wait on an object released since it began: woken, perhaps,
- * and not yet run. */
-static int maybe_woken(struct vthread *t)
+ * and not yet run.  Under SCHED_FIFO only one not ahead of the caller's
+ * virtual time (v, vt; v NULL: any). */
+static int maybe_woken(const struct vthread *t, const struct vthread *v, uint64_t vt)
 {
 	const void *w = atomic_load_explicit(&t->waiting_on, memory_order_acquire);
-	return w && atomic_load(&released_at[slot(w)]) > atomic_load(&t->wait_mark);
+	if (!w || atomic_load(&released_at[slot(w)]) <= atomic_load(&t->wait_mark))
+		return 0;
+	if (!v)
+		return 1;
+	uint64_t r = atomic_load(&release_vt[slot(w)]), own = atomic_load(&t->vt);
+	return (r > own ? r : own) <= vt;
 }
 
-static void woken_gate(const void *site)
+static void woken_gate(struct vthread *v, const void *site)
 {
 	static __thread uint64_t seen;     /* releases at this thread's last gate */
 	/* No release since: no thread can have been woken since then, and any
 	 * woken then has run or been found waiting (below).  The common
-	 * uncontended lock pays one load, not a walk of the threads. */
+	 * uncontended lock pays one load here, not a walk of the threads. */
 	uint64_t now_released = atomic_load(&releases);
 	if (now_released == seen)
 		return;
 	seen = now_released;
-	struct vthread *v = me();
+	uint64_t vt = v ? atomic_load(&v->vt) : 0;
 	uint32_t n = known();
 	int any = 0;
 	for (uint32_t i = 0; i < n && !any; i++)
-		any = &vts[i] != v && maybe_woken(&vts[i]);
+		any = &vts[i] != self && maybe_woken(&vts[i], v, vt);
 	if (!any)
 		return;
 	yield_recorded(site);
@@ -370,7 +440,7 @@ static void woken_gate(const void *site)
 	 * not woken: not a reason to yield again until its object's next release. */
 	uint64_t r = atomic_load(&releases);
 	for (uint32_t i = 0; i < n; i++)
-		if (&vts[i] != v && maybe_woken(&vts[i]))
+		if (&vts[i] != self && maybe_woken(&vts[i], NULL, 0))
 			atomic_store(&vts[i].wait_mark, r);
 }
 
@@ -379,16 +449,18 @@ static void woken_gate(const void *site)
  * routine) and has not been at site with an object of its own (the
  * worker's own mutex: every worker comes to the site, each with its own;
  * the pool's lock: a worker that has not finished a job has not come to
- * it yet, but will). */
-static int may_come(const struct vthread *t, const struct vthread *v, uint32_t i, unsigned s,
+ * it yet, but will).  Not a thread a yield found not running since. */
+static int may_come(const struct vthread *t, const struct vthread *v, unsigned s,
 		    const void *obj, const void *site)
 {
 	int st = atomic_load_explicit(&t->state, memory_order_relaxed);
-	if (st == VT_FRESH)
-		return 1;
-	if (st != VT_READY)
+	if (st != VT_FRESH && st != VT_READY)
 		return 0;
-	if (atomic_load_explicit(&touched[s], memory_order_relaxed) >> (i & 63) & 1)
+	if (atomic_load_explicit(&t->stalled, memory_order_relaxed) ==
+	    atomic_load_explicit(&t->resume, memory_order_relaxed))
+		return 0;
+	if (st == VT_FRESH ||
+	    atomic_load_explicit(&touched[s], memory_order_relaxed) >> (index_of(t) & 63) & 1)
 		return 1;
 	uintptr_t pool = atomic_load_explicit(&v->start, memory_order_relaxed);
 	if (!pool || atomic_load_explicit(&t->start, memory_order_relaxed) != pool)
@@ -398,44 +470,58 @@ static int may_come(const struct vthread *t, const struct vthread *v, uint32_t i
 	       atomic_load_explicit(&t->met_at[k].obj, memory_order_relaxed) == (uintptr_t)obj;
 }
 
-/* A thread behind virtual time vt that may come to obj first. */
+/* The threads behind virtual time vt that may come to obj first, with
+ * where each last passed the interposer (at most 64; their count). */
 static int behind(unsigned s, const struct vthread *v, uint64_t vt, const void *obj,
-		  const void *site)
+		  const void *site, uint32_t who[64], uint64_t when[64])
 {
-	for (uint32_t i = 0, n = known(); i < n; i++) {
+	int k = 0;
+	for (uint32_t i = 0, n = known(); i < n && k < 64; i++) {
 		const struct vthread *t = &vts[i];
 		if (t != v && atomic_load_explicit(&t->vt, memory_order_relaxed) < vt &&
-		    may_come(t, v, i, s, obj, site))
-			return 1;
+		    may_come(t, v, s, obj, site)) {
+			who[k] = i;
+			when[k++] = atomic_load_explicit(&t->resume, memory_order_relaxed);
+		}
 	}
-	return 0;
+	return k;
 }
 
-#define GATE_YIELDS 64
+/* Before an acquire of obj: the yields to the threads behind.  One that
+ * did not pass the interposer during a yield is not running (blocked
+ * outside a traced call: a read, sigwait, accept; or cancelled) and is
+ * left out until it next passes; a yield that nobody took ends the wait,
+ * and so do GATE_YIELDS. */
+static void vt_gate(struct vthread *v, unsigned s, const void *obj, const void *site)
+{
+	uint64_t vt = atomic_load(&v->vt), when[64];
+	uint32_t who[64];
+	for (int i = 0; i < GATE_YIELDS; i++) {
+		int k = behind(s, v, vt, obj, site, who, when);
+		if (!k)
+			return;
+		int took = yield_recorded(site);
+		for (int j = 0; j < k; j++)
+			if (atomic_load(&vts[who[j]].resume) == when[j])
+				atomic_store(&vts[who[j]].stalled, when[j]);
+		if (!took)
+			return;
+	}
+}
 
 /* Before an acquire of obj: first mark the caller a toucher of obj (a
  * thread that yields below is about to take it), then the yields. */
-static void vt_gate(struct vthread *v, unsigned s, const void *obj, const void *site)
-{
-	uint64_t vt = atomic_load(&v->vt);
-	/* A thread taken for ready may be blocked outside any traced call
-	 * (inside the C library): a yield that nobody took ends the wait. */
-	for (int i = 0; i < GATE_YIELDS && behind(s, v, vt, obj, site); i++)
-		if (!yield_recorded(site))
-			break;
-}
-
 void ptb_tr_gate(const void *obj, const void *site)
 {
 	if (!active())
 		return;
-	struct vthread *v = by_vt ? me() : NULL;
+	struct vthread *v = by_vt ? self : NULL;
 	unsigned s = slot(obj);
 	if (v) {
 		settle(v, ptb_tr_now());
 		met(v, s, obj, site);
 	}
-	woken_gate(site);
+	woken_gate(v, site);
 	if (v)
 		vt_gate(v, s, obj, site);
 }

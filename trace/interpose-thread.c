@@ -20,13 +20,21 @@
 
 struct start { void *(*fn)(void *); void *arg; uint32_t tid, parent; };
 
+static void ended(void *unused)
+{
+	(void)unused;
+	ptb_tr_thread_exit();
+}
+
 static void *trampoline(void *p)
 {
 	struct start s = *(struct start *)p;
 	free(p);
 	ptb_tr_thread_start(s.tid, s.parent);
-	void *r = s.fn(s.arg);
-	ptb_tr_thread_exit();
+	void *r;
+	pthread_cleanup_push(ended, NULL);      /* a cancelled thread ends too */
+	r = s.fn(s.arg);
+	pthread_cleanup_pop(1);
 	return r;
 }
 
@@ -83,7 +91,7 @@ int sched_yield(void)
 	ptb_tr_event(PTB_EV_YIELD, PTB_PH_INSTANT, NULL, 0, 0, PTB_SITE);
 	ptb_tr_order_pause();
 	int rc = real_fn();
-	ptb_tr_order_started();
+	ptb_tr_order_resumed();
 	return rc;
 }
 

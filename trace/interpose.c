@@ -138,7 +138,7 @@ void ptb_tr_thread_start(uint32_t tid, uint32_t parent)
 {
 	my_tid = tid;
 	mine = ptb_tr_on ? new_buf(tid) : NULL;
-	ptb_tr_order_started();
+	ptb_tr_order_started(tid);
 	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, parent, 0, NULL);
 }
 
@@ -193,7 +193,7 @@ void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t 
 	if (phase == PTB_PH_ENTER)
 		ptb_tr_order_enter(kind, obj, site, t);
 	else if (phase == PTB_PH_LEAVE)
-		ptb_tr_order_leave(kind, obj, arg, t);
+		ptb_tr_order_leave(kind, obj, arg, outcome, t);
 	in_event = 0;
 }
 
@@ -211,9 +211,13 @@ void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t a
 	uint64_t us = runq_ns == UINT64_MAX ? 0 : runq_ns / 1000 + 1;
 	append(b, t0, kind, PTB_PH_ENTER, obj, 0, outcome, site);
 	append(b, t1, kind, PTB_PH_LEAVE, obj, arg, outcome, site);
-	append(b, t1, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(),
+	uint64_t cpu1 = thread_cpu();
+	append(b, t1, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)cpu1,
 	       us > UINT32_MAX ? UINT32_MAX : (uint32_t)us, 0, NULL);
-	ptb_tr_order_span(t0, t1, runq_ns);
+	int reads = kind == PTB_EV_READ || kind == PTB_EV_POLL;
+	ptb_tr_order_span(t0, t1, runq_ns, cpu1, reads ? obj : NULL);
+	if (kind == PTB_EV_WRITE)
+		ptb_tr_order_wrote(obj);
 	in_event = 0;
 }
 

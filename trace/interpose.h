@@ -38,16 +38,20 @@ uint64_t ptb_tr_runq_ns(void);
 void ptb_tr_handoff(const void *obj, const void *site);
 void ptb_tr_gate(const void *obj, const void *site);
 /* What the order follows: each thread's creation (before it can run),
- * start, end (or failed creation), waits (kind, object, time), blocking
- * I/O, and the program's own yields. */
+ * start, end (or failed creation), waits (kind, object, time, outcome),
+ * blocking I/O (a read of a channel between its threads: chan, its
+ * stream), writes to such a channel, and the program's own yields. */
 void ptb_tr_order_init(int fifo);
 void ptb_tr_order_create(uint32_t child, const void *start);
-void ptb_tr_order_started(void);
+void ptb_tr_order_started(uint32_t tid);
+void ptb_tr_order_resumed(void);
 void ptb_tr_order_unborn(uint32_t tid);
 void ptb_tr_order_exited(void);
 void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t);
-void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, uint64_t t);
-void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns);
+void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64_t t);
+void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1,
+		       const void *chan);
+void ptb_tr_order_wrote(const void *chan);
 void ptb_tr_order_pause(void);
 /* The thread's CPU time as an event: called before a call that may block. */
 void ptb_tr_cpu(void);
