@@ -309,9 +309,10 @@ void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64
 /* A blocking I/O call from t0 to t1 that waited, with the thread's CPU
  * clock cpu1 at t1.  Its own CPU time (copying) is work; the rest, less
  * the time it queued behind a sibling, is off the PU -- except a read of
- * a channel between the program's threads (chan), which ends no earlier
- * than the stream's latest write: on the one PU its wall time holds the
- * writer's work. */
+ * a pipe or socket pair (chan, its stream) that a thread of the program
+ * has written to, which ends no earlier than the latest write: on the one
+ * PU its wall time holds the writer's work.  (A pipe from another process,
+ * `cat | prog`, is a delay.) */
 void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1,
 		       const void *chan)
 {
@@ -324,10 +325,11 @@ void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1
 	own = own < len ? own : len;
 	uint64_t q = runq_ns == UINT64_MAX ? 0 : runq_ns;
 	atomic_fetch_add(&v->vt, own);
-	if (chan)
-		waited(v, atomic_load(&release_vt[slot(chan)]));
-	else
-		waited(v, atomic_load(&v->vt) + (len - own > q ? len - own - q : 0));
+	uint64_t wrote = chan ? atomic_load(&release_vt[slot(chan)]) : 0;
+	if (wrote)
+		waited(v, wrote);
+	else              /* not a channel, or one no thread of the program wrote to: */
+		waited(v, atomic_load(&v->vt) + (len - own > q ? len - own - q : 0));  /* a delay */
 	atomic_store(&v->resume, t1);
 	if (t1 - v->wall_mark >= EXACT_NS)
 		mark_at(v, t1, cpu1);
