@@ -40,326 +40,21 @@
  * library's own helpers), takes no part.
  */
 #define _GNU_SOURCE
-#include <pthread.h>
 #include <stdatomic.h>
 #include <sys/syscall.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "trace/interpose.h"
+#include "trace/interpose-vt.h"
 
-#define ORDER_THREADS 1024
-#define SLOTS 256                      /* objects by hash (two in one slot share their releases) */
-#define SITES 16                       /* call sites a thread remembers, by hash */
-#define EXACT_NS 50000                 /* wall time between two readings of the CPU clock */
 #define GATE_YIELDS 64
-#define NOT_STALLED UINT64_MAX
-
-enum { VT_UNUSED, VT_READY, VT_BLOCKED, VT_FRESH, VT_EXITED };
-
-struct vthread {
-	_Atomic uint32_t owner;            /* thread number + 1 in the slot, 0 none */
-	_Atomic(const void *) waiting_on;  /* the object of a wait it is in */
-	_Atomic uint64_t wait_mark;        /* releases before it, or since it proved blocked */
-	_Atomic uint64_t vt;               /* virtual time, ns */
-	_Atomic uint64_t resume;           /* when it last passed the interposer, running */
-	_Atomic uint64_t stalled;          /* resume when a yield found it not running */
-	_Atomic uint64_t blocked_at;
-	/* The thread's own: at its last reading of its CPU clock, the clock,
-	 * the wall time and vt, and what waits added to vt since. */
-	uint64_t cpu_mark, wall_mark, vt_mark, off_since_mark;
-	_Atomic int state;
-	_Atomic uintptr_t start;           /* its start routine: threads with one are a pool */
-	struct { _Atomic uintptr_t site, obj; } met_at[SITES];   /* by call site, the last object */
-};
-
-static struct vthread vts[ORDER_THREADS];
-static __thread struct vthread *self;
-static _Atomic uint64_t nthreads = 1;  /* slots in use: 0 .. nthreads - 1 */
-static int by_vt;
-static _Atomic uint64_t releases;
-static _Atomic uint64_t released_at[SLOTS];
-static _Atomic uint64_t release_vt[SLOTS];
-static _Atomic uint64_t touched[SLOTS];   /* bit (slot mod 64) */
-
-static unsigned slot(const void *obj)
-{
-	uint64_t h = (uint64_t)(uintptr_t)obj * 0x9e3779b97f4a7c15u;
-	return (unsigned)(h >> 56) % SLOTS;
-}
-
-static unsigned site_slot(const void *site)
-{
-	return (unsigned)(((uintptr_t)site * 0x9e3779b97f4a7c15u) >> 60) % SITES;
-}
-
-static uint32_t index_of(const struct vthread *v) { return (uint32_t)(v - vts); }
-
-static uint32_t known(void)
-{
-	uint64_t n = atomic_load_explicit(&nthreads, memory_order_relaxed);
-	return n < ORDER_THREADS ? (uint32_t)n : ORDER_THREADS;
-}
-
-static void max_store(_Atomic uint64_t *a, uint64_t v)
-{
-	uint64_t have = atomic_load_explicit(a, memory_order_relaxed);
-	while (have < v && !atomic_compare_exchange_weak(a, &have, v))
-		;
-}
-
-static uint64_t thread_cpu(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* vt from the thread's CPU clock read at time t (547 ns on a KVM guest,
- * so at most once in 50 us of wall time: 1.1 % at worst).  Wall time
- * while the thread holds the PU is its work but for what takes the PU
- * from it unseen: the kernel stops a SCHED_FIFO program for 50 ms of each
- * second past 0.95 s (sched_rt_runtime_us), another real-time program or
- * an interrupt may run.  A 65 us lead that decides which worker a pool
- * hands a job to is lost under such a gap (tests/trace-pool.c, once in a
- * dozen test runs with a 1 ms period). */
-static void mark_at(struct vthread *v, uint64_t t, uint64_t cpu)
-{
-	if (v->wall_mark)
-		atomic_store(&v->vt, v->vt_mark + (cpu - v->cpu_mark) + v->off_since_mark);
-	v->cpu_mark = cpu;
-	v->wall_mark = t;
-	v->vt_mark = atomic_load(&v->vt);
-	v->off_since_mark = 0;
-}
-
-static void mark(struct vthread *v, uint64_t t) { mark_at(v, t, thread_cpu()); }
-
-/* The wall time since the thread last passed here, as work. */
-static void advance(struct vthread *v, uint64_t t)
-{
-	uint64_t r = atomic_load_explicit(&v->resume, memory_order_relaxed);
-	if (t > r)
-		atomic_fetch_add_explicit(&v->vt, t - r, memory_order_relaxed);
-	atomic_store_explicit(&v->resume, t, memory_order_relaxed);
-}
-
-/* What the thread ran since it last got the PU is its work: the wall time
- * while it held the PU, set right by its CPU clock now and then. */
-static void settle(struct vthread *v, uint64_t t)
-{
-	advance(v, t);
-	if (by_vt && t - v->wall_mark >= EXACT_NS)
-		mark(v, t);
-}
-
-/* A wait moved vt on to vt_new (never back). */
-static void waited(struct vthread *v, uint64_t vt_new)
-{
-	uint64_t vt = atomic_load(&v->vt);
-	if (vt_new > vt) {
-		v->off_since_mark += vt_new - vt;
-		atomic_store(&v->vt, vt_new);
-	}
-}
-
-/* The calling thread meets obj (slot s) at site: a fresh thread is fresh
- * no more (a blocked one stays blocked: a signal handler may get here). */
-static void met(struct vthread *v, unsigned s, const void *obj, const void *site)
-{
-	unsigned k = site_slot(site);
-	atomic_store_explicit(&v->met_at[k].site, (uintptr_t)site, memory_order_relaxed);
-	atomic_store_explicit(&v->met_at[k].obj, (uintptr_t)obj, memory_order_relaxed);
-	int fresh = VT_FRESH;
-	atomic_compare_exchange_strong(&v->state, &fresh, VT_READY);
-	atomic_fetch_or_explicit(&touched[s], 1ull << (index_of(v) & 63), memory_order_relaxed);
-}
-
-void ptb_tr_order_init(int fifo)
-{
-	by_vt = fifo;
-	self = &vts[0];
-	atomic_store(&vts[0].owner, 1);
-	atomic_store(&vts[0].stalled, NOT_STALLED);
-	atomic_store(&vts[0].state, VT_READY);
-	atomic_store(&vts[0].resume, ptb_tr_now());
-	if (by_vt)
-		mark(&vts[0], ptb_tr_now());
-}
-
-/* A thread is about to be created (it may run before the call returns):
- * it starts at its creator's virtual time, and may meet any object.  Its
- * slot must be free, or held by a thread that has ended. */
-void ptb_tr_order_create(uint32_t child, const void *start)
-{
-	struct vthread *c = &vts[child % ORDER_THREADS], *v = self;
-	int st = atomic_load(&c->state);
-	if (st != VT_UNUSED && st != VT_EXITED)
-		return;
-	uint64_t vt = 0;
-	if (v) {
-		settle(v, ptb_tr_now());
-		vt = atomic_load(&v->vt);
-	}
-	atomic_store(&c->owner, child + 1);
-	atomic_store(&c->vt, vt);
-	atomic_store(&c->resume, 0);
-	atomic_store(&c->stalled, NOT_STALLED);
-	atomic_store(&c->waiting_on, NULL);
-	atomic_store(&c->start, (uintptr_t)start);
-	for (unsigned k = 0; k < SITES; k++)
-		atomic_store(&c->met_at[k].site, 0);
-	c->wall_mark = 0;
-	atomic_store(&c->state, VT_FRESH);
-	max_store(&nthreads, (uint64_t)(child % ORDER_THREADS) + 1);
-}
-
-/* Thread tid begins to run: its slot is its own if its creator gave it one. */
-void ptb_tr_order_started(uint32_t tid)
-{
-	struct vthread *c = &vts[tid % ORDER_THREADS];
-	if (atomic_load(&c->owner) != tid + 1 || atomic_load(&c->state) != VT_FRESH)
-		return;
-	self = c;
-	atomic_store(&c->resume, ptb_tr_now());
-	if (by_vt)
-		mark(c, ptb_tr_now());
-}
-
-/* The thread goes on after the program's own yield. */
-void ptb_tr_order_resumed(void)
-{
-	if (self)
-		atomic_store(&self->resume, ptb_tr_now());
-}
-
-void ptb_tr_order_unborn(uint32_t tid)
-{
-	struct vthread *c = &vts[tid % ORDER_THREADS];
-	if (atomic_load(&c->owner) == tid + 1)
-		atomic_store(&c->state, VT_EXITED);
-}
-
-void ptb_tr_order_exited(void)
-{
-	struct vthread *v = self;
-	if (!v)
-		return;
-	settle(v, ptb_tr_now());
-	atomic_store(&v->state, VT_EXITED);
-	self = NULL;                     /* its slot may go to a new thread now */
-}
-
-/* A wait begins (at time t): the thread's work stops there. */
-void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t)
-{
-	struct vthread *v = self;
-	if (!v || kind == PTB_EV_YIELD)
-		return;
-	atomic_store_explicit(&v->wait_mark, atomic_load(&releases), memory_order_relaxed);
-	atomic_store_explicit(&v->waiting_on, obj, memory_order_release);
-	if (!by_vt)
-		return;
-	settle(v, t);
-	atomic_store_explicit(&v->blocked_at, t, memory_order_relaxed);
-	if (kind == PTB_EV_BARRIER_WAIT)        /* the last arrival opens it */
-		max_store(&release_vt[slot(obj)], atomic_load(&v->vt));
-	if (kind != PTB_EV_SLEEP && kind != PTB_EV_JOIN)
-		met(v, slot(obj), obj, site);
-	atomic_store_explicit(&v->state, VT_BLOCKED, memory_order_relaxed);
-}
-
-/* The virtual time a joined thread ended at (0 if not known). */
-static uint64_t end_of(uint32_t tid)
-{
-	const struct vthread *c = &vts[tid % ORDER_THREADS];
-	return tid != UINT32_MAX && atomic_load(&c->owner) == tid + 1 ? atomic_load(&c->vt) : 0;
-}
-
-/* A wait ends at time t with outcome out.  A sleep, or a wait that timed
- * out, took its length (a sleep less the time the thread then queued
- * behind a sibling, arg: us + 1, 0 unknown); a join ends no earlier than
- * the joined thread; any other wait no earlier than its object's latest
- * release. */
-void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64_t t)
-{
-	struct vthread *v = self;
-	if (!v || kind == PTB_EV_YIELD)
-		return;
-	atomic_store_explicit(&v->waiting_on, NULL, memory_order_release);
-	if (!by_vt)
-		return;
-	mark(v, t);                      /* the floor below holds after the next mark too */
-	uint64_t vt = atomic_load(&v->vt), len = t - atomic_load(&v->blocked_at);
-	if (kind == PTB_EV_SLEEP) {
-		uint64_t q = arg ? (uint64_t)(arg - 1) * 1000 : 0;
-		waited(v, vt + (len > q ? len - q : 0));
-	} else if (out == PTB_OUT_TIMEOUT) {
-		waited(v, vt + len);
-	} else if (kind == PTB_EV_JOIN) {
-		if (out == PTB_OUT_OK)
-			waited(v, end_of(arg));
-	} else {
-		waited(v, atomic_load(&release_vt[slot(obj)]));
-	}
-	atomic_store(&v->resume, t);
-	atomic_store_explicit(&v->state, VT_READY, memory_order_relaxed);
-}
-
-/* A blocking I/O call from t0 to t1 that waited, with the thread's CPU
- * clock cpu1 at t1.  Its own CPU time (copying) is work; the rest, less
- * the time it queued behind a sibling, is off the PU -- except a read of
- * a pipe or socket pair (chan, its stream) that a thread of the program
- * has written to, which ends no earlier than the latest write: on the one
- * PU its wall time holds the writer's work.  (A pipe from another process,
- * `cat | prog`, is a delay.) */
-void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1,
-		       const void *chan)
-{
-	struct vthread *v = self;
-	if (!v || !by_vt)
-		return;
-	advance(v, t0);
-	uint64_t est = atomic_load(&v->vt) - v->vt_mark - v->off_since_mark;  /* work since the mark */
-	uint64_t len = t1 - t0, own = cpu1 - v->cpu_mark > est ? cpu1 - v->cpu_mark - est : 0;
-	own = own < len ? own : len;
-	uint64_t q = runq_ns == UINT64_MAX ? 0 : runq_ns;
-	atomic_fetch_add(&v->vt, own);
-	uint64_t wrote = chan ? atomic_load(&release_vt[slot(chan)]) : 0;
-	if (wrote)
-		waited(v, wrote);
-	else              /* not a channel, or one no thread of the program wrote to: */
-		waited(v, atomic_load(&v->vt) + (len - own > q ? len - own - q : 0));  /* a delay */
-	atomic_store(&v->resume, t1);
-	if (t1 - v->wall_mark >= EXACT_NS)
-		mark_at(v, t1, cpu1);
-}
-
-/* A write to a channel between the program's threads: a release of its
- * stream (the reader's wait ends no earlier). */
-void ptb_tr_order_wrote(const void *chan)
-{
-	struct vthread *v = self;
-	if (!v || !by_vt || !chan)
-		return;
-	settle(v, ptb_tr_now());
-	max_store(&release_vt[slot(chan)], atomic_load(&v->vt));
-}
-
-/* The program's own yield: the time away is not its work. */
-void ptb_tr_order_pause(void)
-{
-	struct vthread *v = self;
-	if (v && by_vt)
-		settle(v, ptb_tr_now());
-}
 
 /* A yield; whether another thread ran meanwhile (it took 2 us or more). */
 static int yield_recorded(const void *site)
 {
-	struct vthread *v = self;
-	if (v && by_vt)
-		settle(v, ptb_tr_now());
+	struct vthread *v = ptb_tr_vt_self;
+	if (v && ptb_tr_by_vt)
+		ptb_tr_vt_settle(v, ptb_tr_now());
 	uint64_t a = ptb_tr_now();
 	syscall(SYS_sched_yield);          /* not the interposed one */
 	uint64_t b = ptb_tr_now();
@@ -374,16 +69,16 @@ static int yield_recorded(const void *site)
 
 static int active(void)
 {
-	return ptb_tr_recording() && atomic_load_explicit(&nthreads, memory_order_relaxed) >= 2;
+	return ptb_tr_recording() && atomic_load_explicit(&ptb_tr_vt_slots, memory_order_relaxed) >= 2;
 }
 
 /* A thread waiting on obj that is not ahead of virtual time vt. */
 static int waiter_not_ahead(const void *obj, uint64_t vt)
 {
 	for (uint32_t i = 0, n = known(); i < n; i++)
-		if (atomic_load_explicit(&vts[i].waiting_on, memory_order_acquire) == obj &&
-		    atomic_load_explicit(&vts[i].state, memory_order_relaxed) == VT_BLOCKED &&
-		    atomic_load_explicit(&vts[i].vt, memory_order_relaxed) <= vt)
+		if (atomic_load_explicit(&ptb_tr_vts[i].waiting_on, memory_order_acquire) == obj &&
+		    atomic_load_explicit(&ptb_tr_vts[i].state, memory_order_relaxed) == VT_BLOCKED &&
+		    atomic_load_explicit(&ptb_tr_vts[i].vt, memory_order_relaxed) <= vt)
 			return 1;
 	return 0;
 }
@@ -393,13 +88,13 @@ void ptb_tr_handoff(const void *obj, const void *site)
 	if (!active())
 		return;
 	unsigned s = slot(obj);
-	atomic_store(&released_at[s], atomic_fetch_add(&releases, 1) + 1);
-	struct vthread *v = self;
-	if (by_vt && v) {
-		settle(v, ptb_tr_now());
-		met(v, s, obj, site);
+	atomic_store(&ptb_tr_released_at[s], atomic_fetch_add(&ptb_tr_releases, 1) + 1);
+	struct vthread *v = ptb_tr_vt_self;
+	if (ptb_tr_by_vt && v) {
+		ptb_tr_vt_settle(v, ptb_tr_now());
+		ptb_tr_vt_met(v, s, obj, site);
 		uint64_t vt = atomic_load(&v->vt);
-		max_store(&release_vt[s], vt);
+		max_store(&ptb_tr_release_vt[s], vt);
 		if (!waiter_not_ahead(obj, vt))
 			return;
 	}
@@ -412,11 +107,11 @@ void ptb_tr_handoff(const void *obj, const void *site)
 static int maybe_woken(const struct vthread *t, const struct vthread *v, uint64_t vt)
 {
 	const void *w = atomic_load_explicit(&t->waiting_on, memory_order_acquire);
-	if (!w || atomic_load(&released_at[slot(w)]) <= atomic_load(&t->wait_mark))
+	if (!w || atomic_load(&ptb_tr_released_at[slot(w)]) <= atomic_load(&t->wait_mark))
 		return 0;
 	if (!v)
 		return 1;
-	uint64_t r = atomic_load(&release_vt[slot(w)]), own = atomic_load(&t->vt);
+	uint64_t r = atomic_load(&ptb_tr_release_vt[slot(w)]), own = atomic_load(&t->vt);
 	return (r > own ? r : own) <= vt;
 }
 
@@ -426,7 +121,7 @@ static void woken_gate(struct vthread *v, const void *site)
 	/* No release since: no thread can have been woken since then, and any
 	 * woken then has run or been found waiting (below).  The common
 	 * uncontended lock pays one load here, not a walk of the threads. */
-	uint64_t now_released = atomic_load(&releases);
+	uint64_t now_released = atomic_load(&ptb_tr_releases);
 	if (now_released == seen)
 		return;
 	seen = now_released;
@@ -434,16 +129,16 @@ static void woken_gate(struct vthread *v, const void *site)
 	uint32_t n = known();
 	int any = 0;
 	for (uint32_t i = 0; i < n && !any; i++)
-		any = &vts[i] != self && maybe_woken(&vts[i], v, vt);
+		any = &ptb_tr_vts[i] != ptb_tr_vt_self && maybe_woken(&ptb_tr_vts[i], v, vt);
 	if (!any)
 		return;
 	yield_recorded(site);
 	/* Every ready thread has run (under SCHED_FIFO); one still waiting was
 	 * not woken: not a reason to yield again until its object's next release. */
-	uint64_t r = atomic_load(&releases);
+	uint64_t r = atomic_load(&ptb_tr_releases);
 	for (uint32_t i = 0; i < n; i++)
-		if (&vts[i] != self && maybe_woken(&vts[i], NULL, 0))
-			atomic_store(&vts[i].wait_mark, r);
+		if (&ptb_tr_vts[i] != ptb_tr_vt_self && maybe_woken(&ptb_tr_vts[i], NULL, 0))
+			atomic_store(&ptb_tr_vts[i].wait_mark, r);
 }
 
 /* Whether thread t may come to obj (slot s) at site: it has touched the
@@ -462,7 +157,7 @@ static int may_come(const struct vthread *t, const struct vthread *v, unsigned s
 	    atomic_load_explicit(&t->resume, memory_order_relaxed))
 		return 0;
 	if (st == VT_FRESH ||
-	    atomic_load_explicit(&touched[s], memory_order_relaxed) >> (index_of(t) & 63) & 1)
+	    atomic_load_explicit(&ptb_tr_touched[s], memory_order_relaxed) >> (index_of(t) & 63) & 1)
 		return 1;
 	uintptr_t pool = atomic_load_explicit(&v->start, memory_order_relaxed);
 	if (!pool || atomic_load_explicit(&t->start, memory_order_relaxed) != pool)
@@ -479,7 +174,7 @@ static int behind(unsigned s, const struct vthread *v, uint64_t vt, const void *
 {
 	int k = 0;
 	for (uint32_t i = 0, n = known(); i < n && k < 64; i++) {
-		const struct vthread *t = &vts[i];
+		const struct vthread *t = &ptb_tr_vts[i];
 		if (t != v && atomic_load_explicit(&t->vt, memory_order_relaxed) < vt &&
 		    may_come(t, v, s, obj, site)) {
 			who[k] = i;
@@ -504,8 +199,8 @@ static void vt_gate(struct vthread *v, unsigned s, const void *obj, const void *
 			return;
 		int took = yield_recorded(site);
 		for (int j = 0; j < k; j++)
-			if (atomic_load(&vts[who[j]].resume) == when[j])
-				atomic_store(&vts[who[j]].stalled, when[j]);
+			if (atomic_load(&ptb_tr_vts[who[j]].resume) == when[j])
+				atomic_store(&ptb_tr_vts[who[j]].stalled, when[j]);
 		if (!took)
 			return;
 	}
@@ -517,13 +212,14 @@ void ptb_tr_gate(const void *obj, const void *site)
 {
 	if (!active())
 		return;
-	struct vthread *v = by_vt ? self : NULL;
+	struct vthread *v = ptb_tr_by_vt ? ptb_tr_vt_self : NULL;
 	unsigned s = slot(obj);
 	if (v) {
-		settle(v, ptb_tr_now());
-		met(v, s, obj, site);
+		ptb_tr_vt_settle(v, ptb_tr_now());
+		ptb_tr_vt_met(v, s, obj, site);
 	}
 	woken_gate(v, site);
 	if (v)
 		vt_gate(v, s, obj, site);
 }
+
