@@ -97,7 +97,10 @@ static struct worker *free_worker(void)
 			w->busy = 1;
 			pthread_mutex_init(&w->lock, NULL);
 			pthread_cond_init(&w->cond, NULL);
-			pthread_create(&w->th, NULL, work, w);
+			if (pthread_create(&w->th, NULL, work, w)) {
+				fprintf(stderr, "trace-pool: cannot create a worker\n");
+				exit(1);
+			}
 			pthread_mutex_unlock(&pool_lock);
 			return w;
 		}

@@ -94,7 +94,7 @@ void ptb_tr_handoff(const void *obj, const void *site)
 		ptb_tr_vt_settle(v, ptb_tr_now());
 		ptb_tr_vt_met(v, s, obj, site);
 		uint64_t vt = atomic_load(&v->vt);
-		max_store(&ptb_tr_release_vt[s], vt);
+		atomic_store(&ptb_tr_release_vt[s], vt);      /* the latest, not the highest */
 		if (!waiter_not_ahead(obj, vt))
 			return;
 	}
@@ -119,19 +119,25 @@ static void woken_gate(struct vthread *v, const void *site)
 {
 	static __thread uint64_t seen;     /* releases at this thread's last gate */
 	/* No release since: no thread can have been woken since then, and any
-	 * woken then has run or been found waiting (below).  The common
-	 * uncontended lock pays one load here, not a walk of the threads. */
+	 * woken then has run or been found waiting (below), or was ahead of
+	 * this thread (then seen stays behind, and it is looked at again).
+	 * The common uncontended lock pays one load here. */
 	uint64_t now_released = atomic_load(&ptb_tr_releases);
 	if (now_released == seen)
 		return;
-	seen = now_released;
 	uint64_t vt = v ? atomic_load(&v->vt) : 0;
 	uint32_t n = known();
-	int any = 0;
-	for (uint32_t i = 0; i < n && !any; i++)
-		any = &ptb_tr_vts[i] != ptb_tr_vt_self && maybe_woken(&ptb_tr_vts[i], v, vt);
-	if (!any)
+	int woken = 0, due = 0;
+	for (uint32_t i = 0; i < n && !due; i++)
+		if (&ptb_tr_vts[i] != ptb_tr_vt_self && maybe_woken(&ptb_tr_vts[i], NULL, 0)) {
+			woken = 1;
+			due = maybe_woken(&ptb_tr_vts[i], v, vt);
+		}
+	if (!woken)
+		seen = now_released;
+	if (!due)
 		return;
+	seen = now_released;
 	yield_recorded(site);
 	/* Every ready thread has run (under SCHED_FIFO); one still waiting was
 	 * not woken: not a reason to yield again until its object's next release. */

@@ -20,6 +20,7 @@ int ptb_tr_by_vt;
 _Atomic uint64_t ptb_tr_releases;
 _Atomic uint64_t ptb_tr_released_at[SLOTS];
 _Atomic uint64_t ptb_tr_release_vt[SLOTS];
+static _Atomic uint64_t stream_vt[SLOTS];   /* by pipe or socket pair: its latest write */
 _Atomic uint64_t ptb_tr_touched[SLOTS];
 
 static uint64_t thread_cpu(void)
@@ -108,8 +109,9 @@ void ptb_tr_order_create(uint32_t child, const void *start)
 {
 	struct vthread *c = &ptb_tr_vts[child % ORDER_THREADS], *v = ptb_tr_vt_self;
 	int st = atomic_load(&c->state);
-	if (st != VT_UNUSED && st != VT_EXITED)
-		return;
+	if ((st != VT_UNUSED && st != VT_EXITED) ||
+	    !atomic_compare_exchange_strong(&c->state, &st, VT_CLAIMED))
+		return;                  /* held by a live thread, or claimed by another creator */
 	uint64_t vt = 0;
 	if (v) {
 		ptb_tr_vt_settle(v, ptb_tr_now());
@@ -160,6 +162,7 @@ void ptb_tr_order_exited(void)
 	if (!v)
 		return;
 	ptb_tr_vt_settle(v, ptb_tr_now());
+	atomic_store(&v->waiting_on, NULL);      /* cancelled in a wait, perhaps */
 	atomic_store(&v->state, VT_EXITED);
 	ptb_tr_vt_self = NULL;                     /* its slot may go to a new thread now */
 }
@@ -183,18 +186,22 @@ void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t)
 	atomic_store_explicit(&v->state, VT_BLOCKED, memory_order_relaxed);
 }
 
-/* The virtual time a joined thread ended at (0 if not known). */
+/* The virtual time a joined thread ended at (0 if not known: its slot
+ * held another thread, or holds one now). */
 static uint64_t end_of(uint32_t tid)
 {
 	const struct vthread *c = &ptb_tr_vts[tid % ORDER_THREADS];
-	return tid != UINT32_MAX && atomic_load(&c->owner) == tid + 1 ? atomic_load(&c->vt) : 0;
+	if (tid == UINT32_MAX || atomic_load(&c->owner) != tid + 1)
+		return 0;
+	uint64_t vt = atomic_load(&c->vt);
+	return atomic_load(&c->owner) == tid + 1 && atomic_load(&c->state) == VT_EXITED ? vt : 0;
 }
 
 /* A wait ends at time t with outcome out.  A sleep, or a wait that timed
- * out, took its length (a sleep less the time the thread then queued
- * behind a sibling, arg: us + 1, 0 unknown); a join ends no earlier than
- * the joined thread; any other wait no earlier than its object's latest
- * release. */
+ * out or failed (EINTR), took its length (a sleep less the time the
+ * thread then queued behind a sibling, arg: us + 1, 0 unknown); a join
+ * ends no earlier than the joined thread; any other wait no earlier than
+ * its object's latest release. */
 void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64_t t)
 {
 	struct vthread *v = ptb_tr_vt_self;
@@ -208,11 +215,11 @@ void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64
 	if (kind == PTB_EV_SLEEP) {
 		uint64_t q = arg ? (uint64_t)(arg - 1) * 1000 : 0;
 		waited(v, vt + (len > q ? len - q : 0));
-	} else if (out == PTB_OUT_TIMEOUT) {
-		waited(v, vt + len);
 	} else if (kind == PTB_EV_JOIN) {
 		if (out == PTB_OUT_OK)
 			waited(v, end_of(arg));
+	} else if (out == PTB_OUT_TIMEOUT || out == PTB_OUT_ERROR) {
+		waited(v, vt + len);
 	} else {
 		waited(v, atomic_load(&ptb_tr_release_vt[slot(obj)]));
 	}
@@ -233,20 +240,20 @@ void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1
 	struct vthread *v = ptb_tr_vt_self;
 	if (!v || !ptb_tr_by_vt)
 		return;
+	int fresh = VT_FRESH;            /* it met no object, and will not come to one unseen */
+	atomic_compare_exchange_strong(&v->state, &fresh, VT_READY);
 	advance(v, t0);
 	uint64_t est = atomic_load(&v->vt) - v->vt_mark - v->off_since_mark;  /* work since the mark */
 	uint64_t len = t1 - t0, own = cpu1 - v->cpu_mark > est ? cpu1 - v->cpu_mark - est : 0;
 	own = own < len ? own : len;
 	uint64_t q = runq_ns == UINT64_MAX ? 0 : runq_ns;
-	atomic_fetch_add(&v->vt, own);
-	uint64_t wrote = chan ? atomic_load(&ptb_tr_release_vt[slot(chan)]) : 0;
+	mark_at(v, t1, cpu1);            /* the call's own CPU time is work: in the clock */
+	atomic_store(&v->resume, t1);
+	uint64_t wrote = chan ? atomic_load(&stream_vt[slot(chan)]) : 0;
 	if (wrote)
 		waited(v, wrote);
 	else              /* not a channel, or one no thread of the program wrote to: */
 		waited(v, atomic_load(&v->vt) + (len - own > q ? len - own - q : 0));  /* a delay */
-	atomic_store(&v->resume, t1);
-	if (t1 - v->wall_mark >= EXACT_NS)
-		mark_at(v, t1, cpu1);
 }
 
 /* A write to a channel between the program's threads: a release of its
@@ -257,7 +264,7 @@ void ptb_tr_order_wrote(const void *chan)
 	if (!v || !ptb_tr_by_vt || !chan)
 		return;
 	ptb_tr_vt_settle(v, ptb_tr_now());
-	max_store(&ptb_tr_release_vt[slot(chan)], atomic_load(&v->vt));
+	max_store(&stream_vt[slot(chan)], atomic_load(&v->vt));
 }
 
 /* The program's own yield: the time away is not its work. */

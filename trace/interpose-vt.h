@@ -16,7 +16,7 @@
 #define EXACT_NS 50000                 /* wall time between two readings of the CPU clock */
 #define NOT_STALLED UINT64_MAX
 
-enum { VT_UNUSED, VT_READY, VT_BLOCKED, VT_FRESH, VT_EXITED };
+enum { VT_UNUSED, VT_READY, VT_BLOCKED, VT_FRESH, VT_EXITED, VT_CLAIMED };
 
 struct vthread {
 	_Atomic uint32_t owner;            /* thread number + 1 in the slot, 0 none */
@@ -40,7 +40,7 @@ extern _Atomic uint64_t ptb_tr_vt_slots;         /* slots in use: 0 .. this - 1 
 extern int ptb_tr_by_vt;                         /* SCHED_FIFO: virtual time is kept */
 extern _Atomic uint64_t ptb_tr_releases;          /* releases so far */
 extern _Atomic uint64_t ptb_tr_released_at[SLOTS]; /* by object: the last one */
-extern _Atomic uint64_t ptb_tr_release_vt[SLOTS];  /* by object: its latest vt */
+extern _Atomic uint64_t ptb_tr_release_vt[SLOTS];  /* by object: vt of its latest release */
 extern _Atomic uint64_t ptb_tr_touched[SLOTS];     /* by object: bit (slot mod 64) */
 
 static inline unsigned slot(const void *obj)
