@@ -47,6 +47,7 @@ static void io_done(int kind, int fd, uint64_t d, uint64_t t0, ssize_t rc, const
 		    uint64_t q0)
 {
 	uint64_t t1 = ptb_tr_now();
+	ptb_tr_io_end();
 	int chan = ptb_tr_fd_channel(d);
 	const void *stream = (const void *)(uintptr_t)ptb_tr_fd_stream(d, kind);
 	uint32_t bytes = rc <= 0 ? 0 : (uint64_t)rc > UINT32_MAX ? UINT32_MAX : (uint32_t)rc;
@@ -70,6 +71,7 @@ uint64_t ptb_tr_io_runq_before(uint64_t d) { return runq_before(ptb_tr_fd_waited
 void ptb_tr_io_wait(int fd, uint64_t d, uint64_t t0, const void *site, uint64_t q0)
 {
 	uint64_t t1 = ptb_tr_now();
+	ptb_tr_io_end();
 	if (t1 - t0 < LONG_NS)
 		return;
 	ptb_tr_span(PTB_EV_IO, t0, t1, NULL, 0, ptb_tr_fd_kind(d), site, runq_since(q0));
@@ -83,7 +85,7 @@ void ptb_tr_io_wait(int fd, uint64_t d, uint64_t t0, const void *site, uint64_t 
 			return (call); \
 		const void *site_ = PTB_SITE; \
 		uint64_t d_ = ptb_tr_fd_describe(fd); \
-		uint64_t q0_ = runq_before(ptb_tr_fd_waited(d_)), t0_ = ptb_tr_now(); \
+		uint64_t q0_ = runq_before(ptb_tr_fd_waited(d_)), t0_ = ptb_tr_io_begin(); \
 		ssize_t rc_ = (call); \
 		int errno_ = errno; \
 		io_done(kind, fd, d_, t0_, rc_, site_, q0_); \
@@ -220,6 +222,7 @@ static __thread int polls_waited;
 static void wait_done(uint64_t t0, int ready_fd, int rc, const void *site, uint64_t q0)
 {
 	uint64_t t1 = ptb_tr_now();
+	ptb_tr_io_end();
 	polls_waited = t1 - t0 >= LONG_NS;
 	if (!polls_waited)
 		return;                  /* what it found ready was there already */
@@ -247,7 +250,7 @@ int poll(struct pollfd *fds, nfds_t n, int timeout)
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout);
 	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
 	int rc = real_fn(fds, n, timeout), e = errno;
 	wait_done(t0, first_readable(fds, n, rc), rc, site, q0);
 	errno = e;
@@ -260,7 +263,7 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout, len);
 	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
 	int rc = real_fn(fds, n, timeout, len), e = errno;
 	wait_done(t0, first_readable(fds, n, rc), rc, site, q0);
 	errno = e;
@@ -273,7 +276,7 @@ int select(int n, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
 	if (!ptb_tr_recording())
 		return real_fn(n, r, w, x, tv);
 	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
 	int rc = real_fn(n, r, w, x, tv), e = errno, ready = -1;
 	for (int fd = 0; rc > 0 && r && ready < 0 && fd < n && fd < FD_SETSIZE; fd++)
 		if (FD_ISSET(fd, r))
@@ -289,7 +292,7 @@ int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
 	if (!ptb_tr_recording())
 		return real_fn(ep, ev, n, timeout);
 	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_now();
+	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
 	int rc = real_fn(ep, ev, n, timeout), e = errno;
 	wait_done(t0, -1, rc, site, q0);      /* the ready descriptors are not named */
 	errno = e;
@@ -303,7 +306,7 @@ int accept(int fd, struct sockaddr *a, socklen_t *al)
 		return ptb_tr_fd_new(real_fn(fd, a, al));
 	const void *site = PTB_SITE;
 	uint64_t d = ptb_tr_fd_describe(fd), q0 = runq_before(ptb_tr_fd_waited(d));
-	uint64_t t0 = ptb_tr_now();
+	uint64_t t0 = ptb_tr_io_begin();
 	int rc = ptb_tr_fd_new(real_fn(fd, a, al)), e = errno;
 	io_done(PTB_EV_IO, fd, d, t0, rc < 0 ? -1 : 0, site, q0);
 	errno = e;
@@ -317,7 +320,7 @@ int accept4(int fd, struct sockaddr *a, socklen_t *al, int flags)
 		return ptb_tr_fd_new(real_fn(fd, a, al, flags));
 	const void *site = PTB_SITE;
 	uint64_t d = ptb_tr_fd_describe(fd), q0 = runq_before(ptb_tr_fd_waited(d));
-	uint64_t t0 = ptb_tr_now();
+	uint64_t t0 = ptb_tr_io_begin();
 	int rc = ptb_tr_fd_new(real_fn(fd, a, al, flags)), e = errno;
 	io_done(PTB_EV_IO, fd, d, t0, rc < 0 ? -1 : 0, site, q0);
 	errno = e;

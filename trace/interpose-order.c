@@ -42,6 +42,7 @@
 #define _GNU_SOURCE
 #include <stdatomic.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace/interpose.h"
@@ -94,7 +95,8 @@ void ptb_tr_handoff(const void *obj, const void *site)
 		ptb_tr_vt_settle(v, ptb_tr_now());
 		ptb_tr_vt_met(v, s, obj, site);
 		uint64_t vt = atomic_load(&v->vt);
-		atomic_store(&ptb_tr_release_vt[s], vt);      /* the latest, not the highest */
+		max_store(&ptb_tr_release_vt[s], vt);  /* the highest: whom an earlier release */
+		                                        /* woke may run after a later one */
 		if (!waiter_not_ahead(obj, vt))
 			return;
 	}
@@ -173,42 +175,78 @@ static int may_come(const struct vthread *t, const struct vthread *v, unsigned s
 	       atomic_load_explicit(&t->met_at[k].obj, memory_order_relaxed) == (uintptr_t)obj;
 }
 
+/* Thread t's virtual time now: in a call that may block on I/O, the
+ * time it entered it plus the call's length so far (it comes back no
+ * earlier). */
+static uint64_t vt_now(const struct vthread *t, uint64_t now)
+{
+	uint64_t vt = atomic_load_explicit(&t->vt, memory_order_relaxed);
+	uint64_t io = atomic_load_explicit(&t->io_since, memory_order_acquire);
+	return io && now > io ? vt + (now - io) : vt;
+}
+
 /* The threads behind virtual time vt that may come to obj first, with
- * where each last passed the interposer (at most 64; their count). */
+ * where each last passed the interposer (at most 64; their count); *io:
+ * whether one of them is in a call that may block on I/O. */
 static int behind(unsigned s, const struct vthread *v, uint64_t vt, const void *obj,
-		  const void *site, uint32_t who[64], uint64_t when[64])
+		  const void *site, uint32_t who[64], uint64_t when[64], int *io)
 {
 	int k = 0;
+	uint64_t now = ptb_tr_now();
+	*io = 0;
 	for (uint32_t i = 0, n = known(); i < n && k < 64; i++) {
 		const struct vthread *t = &ptb_tr_vts[i];
-		if (t != v && atomic_load_explicit(&t->vt, memory_order_relaxed) < vt &&
-		    may_come(t, v, s, obj, site)) {
+		if (t != v && vt_now(t, now) < vt && may_come(t, v, s, obj, site)) {
 			who[k] = i;
 			when[k++] = atomic_load_explicit(&t->resume, memory_order_relaxed);
+			*io |= atomic_load_explicit(&t->io_since, memory_order_relaxed) != 0;
 		}
 	}
 	return k;
 }
 
+/* Time away from the PU while a thread behind is in an I/O call and no
+ * other can run: a short sleep, recorded as a yield (not work). */
+static void nap_recorded(const void *site)
+{
+	struct vthread *v = ptb_tr_vt_self;
+	uint64_t a = ptb_tr_now();
+	struct timespec ts = { 0, 50000 };
+	syscall(SYS_nanosleep, &ts, NULL);          /* not the interposed one */
+	uint64_t b = ptb_tr_now();
+	if (v)
+		atomic_store(&v->resume, b);
+	ptb_tr_event_at(a, PTB_EV_YIELD, PTB_PH_ENTER, NULL, 0, 0, site);
+	ptb_tr_event_at(b, PTB_EV_YIELD, PTB_PH_LEAVE, NULL, 0, 0, site);
+}
+
 /* Before an acquire of obj: the yields to the threads behind.  One that
  * did not pass the interposer during a yield is not running (blocked
- * outside a traced call: a read, sigwait, accept; or cancelled) and is
- * left out until it next passes; a yield that nobody took ends the wait,
- * and so do GATE_YIELDS. */
+ * outside a traced call: sigwait, a raw futex; or cancelled) and is left
+ * out until it next passes -- unless it is in an I/O call, which it will
+ * leave: then, when nobody else can run, the caller waits for it in short
+ * sleeps (a read of a slow pipe or disk: xz's main thread, whose workers
+ * would otherwise finish their blocks before it looks for a free one).
+ * A yield that nobody took, with nobody in I/O behind, ends the wait, and
+ * so do GATE_YIELDS. */
 static void vt_gate(struct vthread *v, unsigned s, const void *obj, const void *site)
 {
 	uint64_t vt = atomic_load(&v->vt), when[64];
 	uint32_t who[64];
+	int io;
 	for (int i = 0; i < GATE_YIELDS; i++) {
-		int k = behind(s, v, vt, obj, site, who, when);
+		int k = behind(s, v, vt, obj, site, who, when, &io);
 		if (!k)
 			return;
 		int took = yield_recorded(site);
 		for (int j = 0; j < k; j++)
-			if (atomic_load(&ptb_tr_vts[who[j]].resume) == when[j])
+			if (atomic_load(&ptb_tr_vts[who[j]].resume) == when[j] &&
+			    !atomic_load(&ptb_tr_vts[who[j]].io_since))
 				atomic_store(&ptb_tr_vts[who[j]].stalled, when[j]);
-		if (!took)
+		if (!took && !io)
 			return;
+		if (!took)
+			nap_recorded(site);
 	}
 }
 

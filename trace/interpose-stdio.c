@@ -83,7 +83,7 @@ static uint64_t runq_before(uint64_t d)
 			return (call); \
 		const void *site_ = PTB_SITE; \
 		uint64_t d_ = ptb_tr_fd_describe(f_->_fileno); \
-		uint64_t q0_ = runq_before(d_), t0_ = ptb_tr_now(); \
+		uint64_t q0_ = runq_before(d_), t0_ = ptb_tr_io_begin(); \
 		type rc_ = (call); \
 		int errno_ = errno; \
 		ptb_tr_io_wait(f_->_fileno, d_, t0_, site_, q0_); \

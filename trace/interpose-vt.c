@@ -122,6 +122,7 @@ void ptb_tr_order_create(uint32_t child, const void *start)
 	atomic_store(&c->resume, 0);
 	atomic_store(&c->stalled, NOT_STALLED);
 	atomic_store(&c->waiting_on, NULL);
+	atomic_store(&c->io_since, 0);
 	atomic_store(&c->start, (uintptr_t)start);
 	for (unsigned k = 0; k < SITES; k++)
 		atomic_store(&c->met_at[k].site, 0);
@@ -254,6 +255,28 @@ void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1
 		waited(v, wrote);
 	else              /* not a channel, or one no thread of the program wrote to: */
 		waited(v, atomic_load(&v->vt) + (len - own > q ? len - own - q : 0));  /* a delay */
+}
+
+/* A call that may block on I/O begins (returns the time) and ends: while
+ * it lasts the thread is not running, yet it will come back, at its
+ * virtual time then plus the call's length (trace/interpose-order.c
+ * waits for it rather than pass it). */
+uint64_t ptb_tr_io_begin(void)
+{
+	uint64_t t = ptb_tr_now();
+	struct vthread *v = ptb_tr_vt_self;
+	if (v && ptb_tr_by_vt) {
+		ptb_tr_vt_settle(v, t);
+		atomic_store_explicit(&v->io_since, t, memory_order_release);
+	}
+	return t;
+}
+
+void ptb_tr_io_end(void)
+{
+	struct vthread *v = ptb_tr_vt_self;
+	if (v)
+		atomic_store_explicit(&v->io_since, 0, memory_order_release);
 }
 
 /* A write to a channel between the program's threads: a release of its

@@ -52,6 +52,10 @@ void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64
 void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1,
 		       const void *chan);
 void ptb_tr_order_wrote(const void *chan);
+/* A call that may block on I/O: its start (CLOCK_MONOTONIC ns, as
+ * ptb_tr_now) and its end, around every such wrapper. */
+uint64_t ptb_tr_io_begin(void);
+void ptb_tr_io_end(void);
 void ptb_tr_order_pause(void);
 /* The thread's CPU time as an event: called before a call that may block. */
 void ptb_tr_cpu(void);
