@@ -29,11 +29,17 @@
 # interposer library (PTB_TRACE_LIB) and the line gives pred2_1, pred2_2
 # ... in that order: two recorders compared on the same real runs.
 #
-#   [LINES=N] [MACHINE=FILE] [LIBS=...] docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
+#   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other]
+#       docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
 set -e
 P=$1 T=${2:-2} R=${3:-3}
 [ -x "$P" ] || { echo "usage: $0 PTBENCH THREADS [ROUNDS]" >&2; exit 2; }
 RT=$(cat /proc/sys/kernel/sched_rt_runtime_us 2> /dev/null || echo -1)
+# REAL_SCHED=other: the real runs on 2 CPUs under the normal policy (a
+# quiet machine), which shares the CPUs among more runnable threads than
+# CPUs as the replay does; SCHED_FIFO runs each to its next wait
+REAL="chrt -f 1"
+[ "${REAL_SCHED:-fifo}" = other ] && REAL= RT=-1
 J=$(dirname "$P")/tests/jget
 V=$(mktemp -d)
 trap 'rm -rf "$V"' EXIT
@@ -57,7 +63,7 @@ while [ $r -le "$R" ]; do
 			k=$((k + 1))
 		done
 		unset PTB_TRACE_LIB
-		a=$(now); chrt -f 1 taskset -c 0,1 $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
+		a=$(now); $REAL taskset -c 0,1 $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
 		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
 		more=
 		if [ -n "$MACHINE" ]; then

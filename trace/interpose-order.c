@@ -41,6 +41,8 @@
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -220,6 +222,51 @@ static void nap_recorded(const void *site)
 	ptb_tr_event_at(b, PTB_EV_YIELD, PTB_PH_LEAVE, NULL, 0, 0, site);
 }
 
+/* Whether the kernel has thread ktid ready to run (its state R), from
+ * /proc by syscall (some microseconds). */
+static int ready_to_run(int ktid)
+{
+	char path[64], buf[128];
+	snprintf(path, sizeof path, "/proc/self/task/%d/stat", ktid);
+	int f = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return 0;
+	ssize_t n = syscall(SYS_read, f, buf, sizeof buf - 1);
+	syscall(SYS_close, f);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	const char *p = buf;
+	for (const char *c = buf; *c; c++)  /* the state follows the name's ")" */
+		if (*c == ')')
+			p = c;
+	return p[0] == ')' && p[1] == ' ' && p[2] == 'R';
+}
+
+/* A thread whose I/O call has ended in the kernel but which waits for
+ * the PU: under SCHED_FIFO it runs only when the running thread blocks or
+ * yields, and a worker that meets only its own objects may not for a
+ * long time (xz's main thread waited 0.7 s for the PU after a read of an
+ * uncached input, its workers finished their blocks meanwhile, and the
+ * read, its descriptor's first long call, kept that as its wait).  On
+ * many CPUs it would run now; what it meets next still waits its turn
+ * at the gates.  Looked at once in 200 us of a thread's gates. */
+static int io_done(const struct vthread *v)
+{
+	static __thread uint64_t looked;
+	uint64_t now = ptb_tr_now();
+	if (now - looked < 200000)
+		return 0;
+	looked = now;
+	for (uint32_t i = 0, n = known(); i < n; i++) {
+		const struct vthread *t = &ptb_tr_vts[i];
+		uint64_t io = atomic_load_explicit(&t->io_since, memory_order_acquire);
+		if (t != v && io && now - io >= 50000 && ready_to_run(atomic_load(&t->ktid)))
+			return 1;
+	}
+	return 0;
+}
+
 /* Before an acquire of obj: the yields to the threads behind.  One that
  * did not pass the interposer during a yield is not running (blocked
  * outside a traced call: sigwait, a raw futex; or cancelled) and is left
@@ -234,6 +281,8 @@ static void vt_gate(struct vthread *v, unsigned s, const void *obj, const void *
 	uint64_t vt = atomic_load(&v->vt), when[64];
 	uint32_t who[64];
 	int io;
+	if (io_done(v))
+		yield_recorded(site);
 	for (int i = 0; i < GATE_YIELDS; i++) {
 		int k = behind(s, v, vt, obj, site, who, when, &io);
 		if (!k)

@@ -8,7 +8,9 @@
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "trace/interpose.h"
 #include "trace/interpose-vt.h"
@@ -94,6 +96,7 @@ void ptb_tr_order_init(int fifo)
 {
 	ptb_tr_by_vt = fifo;
 	ptb_tr_vt_self = &ptb_tr_vts[0];
+	atomic_store(&ptb_tr_vts[0].ktid, (int)syscall(SYS_gettid));
 	atomic_store(&ptb_tr_vts[0].owner, 1);
 	atomic_store(&ptb_tr_vts[0].stalled, NOT_STALLED);
 	atomic_store(&ptb_tr_vts[0].state, VT_READY);
@@ -138,6 +141,7 @@ void ptb_tr_order_started(uint32_t tid)
 	if (atomic_load(&c->owner) != tid + 1 || atomic_load(&c->state) != VT_FRESH)
 		return;
 	ptb_tr_vt_self = c;
+	atomic_store(&c->ktid, (int)syscall(SYS_gettid));
 	atomic_store(&c->resume, ptb_tr_now());
 	if (ptb_tr_by_vt)
 		mark(c, ptb_tr_now());

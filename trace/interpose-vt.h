@@ -27,6 +27,7 @@ struct vthread {
 	_Atomic uint64_t stalled;          /* resume when a yield found it not running */
 	_Atomic uint64_t blocked_at;
 	_Atomic uint64_t io_since;         /* when a call that may block on I/O began, 0 none */
+	_Atomic int ktid;                  /* the kernel's number for it */
 	/* The thread's own: at its last reading of its CPU clock, the clock,
 	 * the wall time and vt, and what waits added to vt since. */
 	uint64_t cpu_mark, wall_mark, vt_mark, off_since_mark;
