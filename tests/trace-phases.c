@@ -15,36 +15,21 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "trace-work.h"
+
 static pthread_barrier_t start, done;
 static int phases;
 static long work_iters;
 static double work_ns[64][256];
-
-static double cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static volatile double sink;
-
-static void spin(long n)
-{
-	double x = 1.0;
-	for (long i = 0; i < n; i++)
-		x = x * 1.0000001 + 1e-9;
-	sink = x;
-}
 
 static void *worker(void *arg)
 {
 	long id = (long)arg;
 	for (int p = 0; p < phases; p++) {
 		pthread_barrier_wait(&start);
-		double c = cpu_ns();
-		spin(work_iters);
-		work_ns[id][p] = cpu_ns() - c;
+		double c = work_cpu_ns();
+		work_spin(work_iters);
+		work_ns[id][p] = work_cpu_ns() - c;
 		pthread_barrier_wait(&done);
 	}
 	return NULL;
@@ -73,9 +58,9 @@ int main(int argc, char **argv)
 	for (long i = 0; i < n; i++)
 		pthread_create(&th[i], NULL, worker, (void *)i);
 	for (int p = 0; p < phases; p++) {
-		double c = cpu_ns();
-		spin(serial_iters);
-		serial[p] = cpu_ns() - c;
+		double c = work_cpu_ns();
+		work_spin(serial_iters);
+		serial[p] = work_cpu_ns() - c;
 		pthread_barrier_wait(&start);
 		pthread_barrier_wait(&done);
 	}

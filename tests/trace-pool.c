@@ -20,6 +20,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "trace-work.h"
+
 #define MAX_THREADS 64
 #define MAX_JOBS 4096
 
@@ -38,23 +40,6 @@ static long work_iters;
 static double job_ns[MAX_JOBS];
 static int jobs_done;
 
-static double cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static volatile double sink;
-
-static void spin(long n)
-{
-	double x = 1.0;
-	for (long i = 0; i < n; i++)
-		x = x * 1.0000001 + 1e-9;
-	sink = x;
-}
-
 /* A worker waits for a job, does it, and says it is free. */
 static void *work(void *arg)
 {
@@ -68,9 +53,9 @@ static void *work(void *arg)
 		pthread_mutex_unlock(&w->lock);
 		if (job < 0)
 			return NULL;
-		double c = cpu_ns();
-		spin(work_iters);
-		double ns = cpu_ns() - c;
+		double c = work_cpu_ns();
+		work_spin(work_iters);
+		double ns = work_cpu_ns() - c;
 		pthread_mutex_lock(&pool_lock);
 		job_ns[jobs_done++] = ns;
 		w->done++;
@@ -137,7 +122,7 @@ int main(int argc, char **argv)
 		return fprintf(stderr, "trace-pool: 1-%d threads, 1-%d jobs\n", MAX_THREADS, MAX_JOBS), 2;
 	for (int j = 0; j < jobs; j++) {
 		struct worker *w = free_worker();
-		spin(work_iters / 100);
+		work_spin(work_iters / 100);
 		tell(w, j);
 	}
 	for (int i = 0; i < started; i++)

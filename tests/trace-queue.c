@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <time.h>
 
+#include "trace-work.h"
+
 #define MAX_THREADS 64
 #define MAX_JOBS 4096
 
@@ -28,23 +30,6 @@ static int jobs, next_job, released;
 static long work_iters;
 static double job_ns[MAX_JOBS];
 static int done_by[MAX_THREADS];
-
-static double cpu_ns(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
-}
-
-static volatile double sink;
-
-static void spin(long n)
-{
-	double x = 1.0;
-	for (long i = 0; i < n; i++)
-		x = x * 1.0000001 + 1e-9;
-	sink = x;
-}
 
 /* The next job, or -1 when none is left. */
 static int take(void)
@@ -62,9 +47,9 @@ static void *worker(void *arg)
 	long id = (long)arg;
 	pthread_barrier_wait(&ready);
 	for (int j; (j = take()) >= 0;) {
-		double c = cpu_ns();
-		spin(work_iters);
-		job_ns[j] = cpu_ns() - c;
+		double c = work_cpu_ns();
+		work_spin(work_iters);
+		job_ns[j] = work_cpu_ns() - c;
 		done_by[id]++;
 	}
 	return NULL;

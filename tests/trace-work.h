@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The CPU work of the test programs of record and predict (tests/trace-*.c):
+ * a loop the compiler cannot drop, and the thread's CPU clock that the
+ * programs report their medians from.
+ */
+#ifndef PTB_TESTS_TRACE_WORK_H
+#define PTB_TESTS_TRACE_WORK_H
+
+#include <time.h>
+
+static volatile double work_sink;
+
+/* This thread's CPU time, ns. */
+static inline double work_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* n iterations of floating-point work. */
+static inline void work_spin(long n)
+{
+	double x = 1.0;
+	for (long i = 0; i < n; i++)
+		x = x * 1.0000001 + 1e-9;
+	work_sink = x;
+}
+
+#endif
