@@ -105,6 +105,30 @@ static void make_timed_wait(void)
 	ev(0, 120 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* Thread 1 waits on C (under M) from the start; the main thread works
+ * 10 ms, signals C holding M, unlocks 0.5 ms later and works 10 ms more;
+ * thread 1, woken, works 5 ms.  On 2 CPUs the signal wakes thread 1 onto
+ * the idle CPU, and its wait for M right after is that same wake-up. */
+static void make_wake_idle(void)
+{
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 10 * MS, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(0, 10 * MS, PTB_EV_COND_SIGNAL, 0, C, 1, 0);
+	ev(0, 21 * MS / 2, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 41 * MS / 2, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 0, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(1, 0, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 0, PTB_EV_COND_WAIT, 1, C, 0, 0);
+	ev(1, 41 * MS / 2, PTB_EV_COND_WAIT, 2, C, 1, 0);
+	ev(1, 41 * MS / 2, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(1, 41 * MS / 2, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 51 * MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 51 * MS / 2, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 51 * MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 /* A producer signals C 100 times, 0.1 ms apart, before its consumer waits
  * for each in turn after 1 ms of work: on 2 CPUs every signal is kept for
  * the wait that entered before it (none released by force): 100 ms. */
@@ -264,6 +288,22 @@ int main(void)
 	tap_near(replay(3, NULL), 91.0, 0.01, "  and a creation of 4 ms before it: 91 ms");
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 91.0, 0.01, "  the same on 8 CPUs");
+	/* the waker's cost of a wake-up onto an idle CPU: charged once (not
+	 * again for the mutex the woken thread then waits for), never on one
+	 * CPU */
+	static struct ptb_sim_costs remote;
+	remote.remote_wake_ns = 1 * MS;
+	costs = NULL;
+	make_wake_idle();
+	tap_near(replay(2, NULL), 20.5, 0.01, "a wake-up onto an idle CPU, free: 20.5 ms on 2 CPUs");
+	costs = &remote;
+	make_wake_idle();
+	tap_near(replay(2, NULL), 21.5, 0.01, "  costing the waker 1 ms: 21.5 ms, charged once");
+	make_wake_idle();
+	tap_near(replay(1, NULL), 25.5, 0.01, "  on 1 CPU nothing is idle: 25.5 ms either way");
+	costs = NULL;
+	make_wake_idle();
+	tap_near(replay(1, NULL), 25.5, 0.01, "  (free: 25.5 ms)");
 	/* the co-running slowdown: work stretched by 1.5 while two threads run
 	 * at once, by 2 while three do, recomputed as the count changes */
 	struct ptb_sim_costs corun = { 0, 0, 0, 3, { 1.0, 1.5, 2.0 } };

@@ -171,6 +171,35 @@ check "a program killed by SIGTERM: status 143 (got $rc)" test $rc -eq 143
 "$PTBENCH" predict "$tmp/kill.trace" > "$tmp/k.txt"
 check "  and its trace is complete" test $? -eq 0
 
+# --- the remote wake-up cost: measured by record where a second PU is
+# allowed, none where only one is; --remote-wake replaces it.  With 1 ms
+# the phases' barriers, each waking threads onto idle CPUs, cost every
+# phase at least 1 ms on 4 CPUs; on 1 CPU nothing is ever idle.
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 1,4 --format json > "$tmp/rw.json"
+from=$("$JGET" "$tmp/rw.json" remote_wake.from)
+cost=$("$JGET" "$tmp/rw.json" remote_wake.seconds)
+if [ "$(nproc)" -gt 1 ]; then
+	check "record measured the remote wake-up on 2 PUs: $cost s, from '$from'" \
+		awk -v f="$from" -v c="$cost" 'BEGIN { exit !(f == "recording" && c >= 0 && c < 0.01) }'
+else
+	check "record measured no remote wake-up on 1 PU: from '$from', $cost s" \
+		awk -v f="$from" -v c="$cost" 'BEGIN { exit !(f == "none" && c == 0) }'
+fi
+for us in 0 1000; do
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus 1,4 --remote-wake $us --format json \
+		> "$tmp/rw$us.json"
+done
+check "  --remote-wake 1000 is charged as 1 ms, from the option" \
+	test "$("$JGET" "$tmp/rw1000.json" remote_wake.seconds)" = 0.001 -a \
+	"$("$JGET" "$tmp/rw1000.json" remote_wake.from)" = option
+free1=$("$JGET" "$tmp/rw0.json" predictions.0.wall_s)
+free4=$("$JGET" "$tmp/rw0.json" predictions.1.wall_s)
+dear1=$("$JGET" "$tmp/rw1000.json" predictions.0.wall_s)
+dear4=$("$JGET" "$tmp/rw1000.json" predictions.1.wall_s)
+check "  1 CPU: the same with and without ($free1 s, $dear1 s)" test "$free1" = "$dear1"
+check "  4 CPUs: at least $P ms more ($free4 s, $dear4 s)" \
+	awk -v a="$free4" -v b="$dear4" -v p=$P 'BEGIN { exit !(b >= a + p * 0.001) }'
+
 # --- bad input: one line on stderr, nothing on stdout, exit 2 -------------
 head -c 1000 "$tmp/lock.trace" > "$tmp/truncated.trace"
 cp "$tmp/lock.trace" "$tmp/damaged.trace"
@@ -197,6 +226,8 @@ refused "predict --cpus 0" predict "$tmp/lock.trace" --cpus 0
 refused "predict --cpus 1,,x" predict "$tmp/lock.trace" --cpus 1,x
 refused "predict --format xml" predict "$tmp/lock.trace" --format xml
 refused "predict without a trace" predict
+refused "predict --remote-wake x" predict "$tmp/lock.trace" --remote-wake x
+refused "predict --remote-wake -1" predict "$tmp/lock.trace" --remote-wake -1
 "$PTBENCH" predict --help > "$tmp/help"
 check "predict --help: a percent sign as one (the text is not a format)" \
 	sh -c "grep -q '10 % of' '$tmp/help' && ! grep -q '%%' '$tmp/help'"

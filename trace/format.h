@@ -114,7 +114,10 @@ struct ptb_trace_header {
 	uint32_t pid, ncpus_allowed;
 	uint64_t t0;           /* CLOCK_MONOTONIC at the start, ns */
 	uint32_t probe_ns;     /* the cost of recording one event, measured at start */
-	uint32_t reserved;
+	uint32_t remote_wake;  /* 1 + the ns that waking a thread asleep on another PU
+				* costs the waker over waking it on its own PU,
+				* measured by `ptbench record` before the start; 0:
+				* not measured (one PU allowed; older traces) */
 	char program[72];      /* the program's name, NUL-terminated */
 };
 

@@ -372,6 +372,17 @@ static void fill_header(void)
 	memcpy(header.program, base, len < sizeof header.program ? len : sizeof header.program - 1);
 }
 
+/* What `ptbench record` measured on the machine before the start
+ * (PTB_TRACE_REMOTE_WAKE_NS, ns), as the header keeps it: 1 + ns, 0 when
+ * it could not. */
+static uint32_t remote_wake_cost(void)
+{
+	const char *v = getenv("PTB_TRACE_REMOTE_WAKE_NS");
+	char *end;
+	unsigned long ns = v ? strtoul(v, &end, 10) : 0;
+	return v && *v && !*end && ns < 1000000000ul ? (uint32_t)ns + 1 : 0;
+}
+
 static void child_after_fork(void)
 {
 	ptb_tr_on = 0;                  /* the parent's trace is the parent's */
@@ -396,7 +407,7 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	fill_header();
 	header.probe_ns = probe_cost();
 	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
-	header.reserved = 0;
+	header.remote_wake = remote_wake_cost();
 	uint64_t hs = ptb_trace_sum(&header, sizeof header);
 	put(&header, sizeof header, 0);
 	atomic_store(&file_off, sizeof header);

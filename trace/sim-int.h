@@ -31,6 +31,7 @@ struct sthread {
 	uint64_t need;       /* blocked on a channel: the bytes written it waits for */
 	int creator;
 	double born;
+	double owed;         /* ns of CPU its next burst adds: threads it woke onto idle CPUs */
 	struct wake *w;
 	size_t nw, capw;
 };

@@ -38,7 +38,8 @@ void ptb_sim_advance(struct sim *s, int t)
 		th->state = TS_DONE;
 		return;
 	}
-	th->left = ot->op[th->pc].burst;
+	th->left = ot->op[th->pc].burst + th->owed;
+	th->owed = 0;
 	if (th->left <= 0)
 		s->work[s->nwork++] = t;
 }
@@ -54,6 +55,21 @@ static double wake_cost(const struct sim *s, const struct sobj *ob, int t, int b
 	return s->costs.wake_ns;
 }
 
+/* Whether waking t costs its waker remote_wake_ns (struct ptb_sim_costs). */
+static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int by)
+{
+	const struct sthread *th = &s->th[t];
+	if (s->costs.remote_wake_ns <= 0 || by < 0 || by == t || ptb_op_is_delay(ob->kind))
+		return 0;
+	if (ob->kind == PTB_OP_LOCK && th->nw > 0 &&
+	    th->blocked_at - th->w[th->nw - 1].ready <= s->costs.remote_wake_ns)
+		return 0;                        /* still waking from its last wake-up */
+	int running = 0;
+	for (uint32_t i = 0; i < s->o->nthreads && running < s->cpus; i++)
+		running += s->th[i].state == TS_RUN;
+	return running < s->cpus;
+}
+
 int ptb_sim_wake(struct sim *s, int t, int by)
 {
 	struct sthread *th = &s->th[t];
@@ -65,6 +81,8 @@ int ptb_sim_wake(struct sim *s, int t, int by)
 		if (d > ob->longest)
 			ob->longest = d, ob->site = s->o->th[t].op[th->pc].site;
 		cost = wake_cost(s, ob, t, by);
+		if (wakes_idle_cpu(s, ob, t, by))
+			s->th[by].owed += s->costs.remote_wake_ns;
 	}
 	if (add_wake(th, th->blocked_at, s->now, s->now + cost, th->blocked_on, by))
 		return -1;

@@ -64,6 +64,15 @@ struct ptb_sim_costs {
 	 * k = min(runnable, N), recomputed whenever the runnable count changes. */
 	int nslow;
 	double slowdown[PTB_SIM_SLOW_MAX];
+	/* CPU time, not a delay: what waking a thread that sleeps on another,
+	 * idle CPU costs the waker over waking it on its own PU (the
+	 * recording's bursts hold the latter).  Charged, as part of the
+	 * waker's next burst, when fewer threads are running than there are
+	 * CPUs; not for a lock handed to a thread that blocked on it within
+	 * that cost of being woken (a thread leaving a condition wait for the
+	 * mutex its waker still holds: on the machine it is still waking up
+	 * when the mutex is let go). */
+	double remote_wake_ns;
 };
 
 /* 0, or -1 when out of memory.  costs and v may be NULL. */

@@ -36,7 +36,8 @@
 
 static const char usage[] =
 	"usage: ptbench predict TRACE [--cpus LIST] [--machine RESULT.json]\n"
-	"                       [--working-set BYTES] [--format table|json] [--check]\n"
+	"                       [--working-set BYTES] [--remote-wake US]\n"
+	"                       [--format table|json] [--check]\n"
 	"                       [--chrome-trace FILE]\n"
 	"                       [-v|--verbose]\n"
 	"\n"
@@ -50,6 +51,8 @@ static const char usage[] =
 	"--working-set BYTES (K, M, G: binary multiples; with --machine): stretch CPU\n"
 	"work by the machine's co-running slowdown for the threads running at once, from\n"
 	"its corun points at the table size nearest BYTES (a working set per thread).\n"
+	"--remote-wake US: what waking a thread onto an idle CPU costs the waker (default:\n"
+	"as 'ptbench record' measured it on the machine it ran on; 0: nothing).\n"
 	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
 	"chrome://tracing (each thread's life and its waits).\n"
 	"-v, --verbose: the simulator's speed on stderr.\n";
@@ -63,6 +66,7 @@ static const struct option predict_options[] = {
 	{ "chrome-trace", required_argument, NULL, 't' },
 	{ "machine",  required_argument, NULL, 'm' },
 	{ "working-set", required_argument, NULL, 'w' },
+	{ "remote-wake", required_argument, NULL, 'r' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
 };
@@ -74,6 +78,8 @@ struct predict_args {
 	const struct ptb_machine_costs *machine;    /* NULL: no costs */
 	const char *machine_file;
 	double working_set;                         /* bytes; 0: not named */
+	double remote_wake_ns;                      /* charged; the trace's unless given */
+	int remote_wake_given;
 };
 
 /* A Chrome trace stays small enough to open: at most this many waits. */
@@ -119,6 +125,18 @@ static int parse_bytes(const char *arg, double *out)
 	return -1;
 }
 
+static int parse_remote_wake(struct predict_args *a, const char *arg)
+{
+	char *end;
+	errno = 0;
+	double us = strtod(arg, &end);
+	if (errno || end == arg || *end || !(us >= 0 && us <= 1e6))
+		return ptb_bad_input("predict", "--remote-wake: '%s' is not a time in us "
+				     "(0 to 1000000)", arg);
+	a->remote_wake_ns = us * 1e3, a->remote_wake_given = 1;
+	return 0;
+}
+
 static int predict_option(void *ctx, int opt, const char *arg)
 {
 	struct predict_args *a = ctx;
@@ -143,6 +161,8 @@ static int predict_option(void *ctx, int opt, const char *arg)
 		return parse_bytes(arg, &a->working_set) == 0 ? 0 : ptb_bad_input("predict",
 			"--working-set: '%s' is not a size in bytes (1 to 2^50; K, M, G: binary "
 			"multiples)", arg);
+	case 'r':
+		return parse_remote_wake(a, arg);
 	case 't':
 		a->chrome = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--chrome-trace needs a file name");
@@ -209,6 +229,12 @@ static json_t *machine_json(const struct predict_args *a)
 			 "corun", corun_json(m));
 }
 
+/* Where the remote wake-up cost charged came from. */
+static const char *remote_wake_from(const struct ptb_trace *t, const struct predict_args *a)
+{
+	return a->remote_wake_given ? "option" : t->h.remote_wake ? "recording" : "none";
+}
+
 static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
 		      double base, double untraced, const struct predict_args *a)
 {
@@ -217,12 +243,14 @@ static int print_json(const struct ptb_trace *t, const struct ptb_sim_result *r,
 		json_array_append_new(preds, json_pack("{s:i, s:f, s:f, s:f}", "cpus", r[i].cpus,
 			"wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus)));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:o, s:o}",
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:{s:f, s:s}, "
+				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)t->nthreads,
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
 		"untraced_share", untraced,
-		"machine", machine_json(a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
+		"machine", machine_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
+		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
 	if (!doc)
 		return 1;
 	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
@@ -286,6 +314,18 @@ static void print_costs(const struct predict_args *a)
 	printf("\n");
 }
 
+static void print_remote_wake(const struct ptb_trace *t, const struct predict_args *a)
+{
+	const char *from = remote_wake_from(t, a);
+	if (!strcmp(from, "none"))
+		printf("waking a thread onto an idle CPU: not charged (no figure in the trace: "
+		       "recorded with one PU allowed)\n\n");
+	else
+		printf("waking a thread onto an idle CPU: %.2f us of the waker's time (%s)\n\n",
+		       a->remote_wake_ns * 1e-3, !strcmp(from, "option") ? "--remote-wake"
+		       : "measured by record on the machine it ran on");
+}
+
 static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
 			double base, double untraced, const struct predict_args *a)
 {
@@ -294,6 +334,7 @@ static void print_table(const struct ptb_trace *t, const struct ptb_sim_result *
 	       "preempted each other", t->end_t * 1e-9, t->nthreads, (unsigned long long)t->events);
 	if (a->machine)
 		print_costs(a);
+	print_remote_wake(t, a);
 	printf("%6s  %10s  %8s  %11s\n", "cpus", "wall_s", "speedup", "utilization");
 	for (int i = 0; i < n; i++)
 		printf("%6d  %10.4f  %8.2f  %11.2f\n", r[i].cpus, r[i].wall_ns * 1e-9,
@@ -394,7 +435,11 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 	}
 	double t0 = seconds();
 	uint64_t ops = 0;
-	const struct ptb_sim_costs *costs = a->machine ? &a->machine->costs : NULL;
+	static struct ptb_sim_costs charged;
+	const struct ptb_sim_costs *costs = &charged;
+	if (a->machine)
+		charged = a->machine->costs;
+	charged.remote_wake_ns = a->remote_wake_ns;
 	int rc = ptb_sim_run(&o, 1, costs, &one, NULL);
 	for (int i = 0; !rc && i < a->ncpus; i++)
 		rc = ptb_sim_run(&o, a->cpus[i], costs, &r[i], NULL), ops += r[i].ops;
@@ -417,7 +462,7 @@ static int simulate(const struct ptb_trace *t, const struct predict_args *a)
 
 int ptb_cmd_predict(int argc, char **argv)
 {
-	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL, 0 };
+	struct predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0 };
 	struct ptb_machine_costs m;
 	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
 				    predict_option, &a, &first);
@@ -442,6 +487,8 @@ int ptb_cmd_predict(int argc, char **argv)
 		return ptb_bad_input("predict", "--chrome-trace: %s", err);
 	if (ptb_trace_load(argv[first], &t, err, sizeof err))
 		return ptb_bad_input("predict", "%s", err);
+	if (!a.remote_wake_given)
+		a.remote_wake_ns = t.h.remote_wake ? t.h.remote_wake - 1.0 : 0;
 	rc = simulate(&t, &a);
 	ptb_trace_free(&t);
 	return rc;

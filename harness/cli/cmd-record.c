@@ -24,6 +24,7 @@
 #include "cli/commands.h"
 #include "cli/error.h"
 #include "cli/options.h"
+#include "cli/record-wake.h"
 #include "platform/process.h"
 #include "platform/topology.h"
 #include "record/target.h"
@@ -123,6 +124,21 @@ static int writable_dir(const char *out)
 	return access(dir, W_OK) == 0;
 }
 
+/* The machine's cost of waking a thread on another PU, for the trace's
+ * header (PTB_TRACE_REMOTE_WAKE_NS, read by the interposer); a figure
+ * from an enclosing ptbench is not this one's, so none is passed when it
+ * cannot be measured. */
+static void remote_wake(const struct ptb_topology *t, int pu, int fifo)
+{
+	double ns = pu < 0 ? -1 : ptb_record_remote_wake_ns(t, pu, fifo);
+	char v[32];
+	snprintf(v, sizeof v, "%.0f", ns);
+	if (ns >= 0)
+		setenv("PTB_TRACE_REMOTE_WAKE_NS", v, 1);
+	else
+		unsetenv("PTB_TRACE_REMOTE_WAKE_NS");
+}
+
 /* One PU, and SCHED_FIFO where permitted: both inherited by the child. */
 static int place(const struct record_args *a)
 {
@@ -133,6 +149,7 @@ static int place(const struct record_args *a)
 	int pu = a->cpu;
 	if (pu < 0 && ptb_topology_order(t, PTB_ORDER_COMPACT, &pu, 1) < 1)
 		pu = -1;
+	remote_wake(t, pu, a->fifo);
 	int rc = ptb_bind_self(t, pu, err, sizeof err);
 	ptb_topology_free(t);
 	if (rc)

@@ -1,0 +1,198 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The remote wake-up cost of harness/cli/record-wake.h.  A signaller on
+ * the recording PU wakes, in turn, a sleeper on another PU and a sleeper
+ * on its own PU, SAMPLES times each; a sample is the signaller's time in
+ * lock + signal + unlock.  Before a remote sample the signaller lets the
+ * other PU idle for GAP_NS, as a consumer's CPU idles between a
+ * producer's hand-offs: waking an idle PU (an interrupt to it, and on a
+ * virtual machine an exit to the host) is the cost that the recording on
+ * one PU cannot see.  The local sample is what the recording's bursts
+ * already hold.  Medians, so that a preemption or an interrupt in a few
+ * samples moves nothing.
+ */
+#include "config.h"
+
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "cli/record-wake.h"
+
+#define SAMPLES 61
+#define GAP_NS 100000.0
+#define DEADLINE_NS 1e9          /* a PU that never runs the sleeper: give up */
+
+struct sleeper {
+	pthread_mutex_t m;
+	pthread_cond_t c;
+	int go, stop;
+	_Atomic int asleep;          /* set under m just before each wait */
+	const struct ptb_topology *t;
+	int pu;
+	pthread_t thread;
+	double ns[SAMPLES];
+};
+
+static double now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+static void *sleep_loop(void *arg)
+{
+	struct sleeper *s = arg;
+	char err[256];
+	if (ptb_bind_self(s->t, s->pu, err, sizeof err))
+		return NULL;
+	pthread_mutex_lock(&s->m);
+	while (!s->stop) {
+		atomic_store(&s->asleep, 1);
+		while (!s->go && !s->stop)
+			pthread_cond_wait(&s->c, &s->m);
+		s->go = 0;
+	}
+	pthread_mutex_unlock(&s->m);
+	return NULL;
+}
+
+/* Wait until s sleeps in its condition wait (it released the mutex
+ * there), then after `gap` ns time one wake-up.  0, or -1 past deadline. */
+static int sample(struct sleeper *s, double gap, double deadline, double *ns)
+{
+	while (!atomic_load(&s->asleep)) {
+		if (now_ns() > deadline)
+			return -1;
+		sched_yield();           /* on one PU: the sleeper's turn */
+	}
+	pthread_mutex_lock(&s->m);
+	atomic_store(&s->asleep, 0);
+	pthread_mutex_unlock(&s->m);
+	for (double until = now_ns() + gap; now_ns() < until;)
+		;
+	double t0 = now_ns();
+	pthread_mutex_lock(&s->m);
+	s->go = 1;
+	pthread_cond_signal(&s->c);
+	pthread_mutex_unlock(&s->m);
+	*ns = now_ns() - t0;
+	return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median(double *v, int n)
+{
+	qsort(v, (size_t)n, sizeof *v, cmp_double);
+	return v[n / 2];
+}
+
+static int start(struct sleeper *s, const struct ptb_topology *t, int pu, int fifo)
+{
+	*s = (struct sleeper){ .t = t, .pu = pu };
+	pthread_mutex_init(&s->m, NULL);
+	pthread_cond_init(&s->c, NULL);
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	struct sched_param sp = { .sched_priority = 1 };
+	if (fifo) {
+		pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+		pthread_attr_setschedparam(&a, &sp);
+	}
+	int rc = pthread_create(&s->thread, &a, sleep_loop, s);
+	if (rc && fifo)                  /* not permitted: the normal policy */
+		rc = pthread_create(&s->thread, NULL, sleep_loop, s);
+	pthread_attr_destroy(&a);
+	return rc ? -1 : 0;
+}
+
+static void stop(struct sleeper *s)
+{
+	pthread_mutex_lock(&s->m);
+	s->stop = 1;
+	pthread_cond_signal(&s->c);
+	pthread_mutex_unlock(&s->m);
+	pthread_join(s->thread, NULL);
+	pthread_cond_destroy(&s->c);
+	pthread_mutex_destroy(&s->m);
+}
+
+/* An allowed PU other than pu: on another core where there is one. */
+static int other_pu(const struct ptb_topology *t, int pu)
+{
+	int pus[1024], n = ptb_topology_order(t, PTB_ORDER_COMPACT, pus, 1024), sibling = -1;
+	for (int i = 0; i < n; i++) {
+		int c = ptb_topology_pair_class(t, pu, pus[i]);
+		if (c == PTB_CROSS_CORE)
+			return pus[i];
+		if (c > PTB_SAME_PU && sibling < 0)
+			sibling = pus[i];
+	}
+	return sibling;
+}
+
+struct probe {
+	const struct ptb_topology *t;
+	int pu, fifo;
+	double result;
+};
+
+static void *signal_loop(void *arg)
+{
+	struct probe *p = arg;
+	char err[256];
+	struct sleeper far, near;
+	int other = other_pu(p->t, p->pu);
+	if (other < 0 || ptb_bind_self(p->t, p->pu, err, sizeof err))
+		return NULL;
+	if (start(&far, p->t, other, p->fifo))
+		return NULL;
+	if (start(&near, p->t, p->pu, p->fifo)) {
+		stop(&far);
+		return NULL;
+	}
+	double deadline = now_ns() + DEADLINE_NS;
+	int i = 0;
+	for (; i < SAMPLES; i++)         /* interleaved: a change of the machine's state hits both */
+		if (sample(&far, GAP_NS, deadline, &far.ns[i]) ||
+		    sample(&near, 0, deadline, &near.ns[i]))
+			break;
+	stop(&near);
+	stop(&far);
+	if (i == SAMPLES) {
+		double d = median(far.ns, SAMPLES) - median(near.ns, SAMPLES);
+		p->result = d > 0 ? d : 0;
+	}
+	return NULL;
+}
+
+double ptb_record_remote_wake_ns(const struct ptb_topology *t, int pu, int fifo)
+{
+	struct probe p = { t, pu, fifo, -1 };
+	pthread_t th;
+	pthread_attr_t a;
+	pthread_attr_init(&a);
+	struct sched_param sp = { .sched_priority = 1 };
+	if (fifo) {
+		pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+		pthread_attr_setschedparam(&a, &sp);
+	}
+	int rc = pthread_create(&th, &a, signal_loop, &p);
+	if (rc && fifo)
+		rc = pthread_create(&th, NULL, signal_loop, &p);
+	pthread_attr_destroy(&a);
+	if (rc)
+		return -1;
+	pthread_join(th, NULL);
+	return p.result;
+}
