@@ -220,5 +220,15 @@ static const char *runtime_file(void)
 	return NULL;
 }
 
+/* A hard pause (OpenMP 5.0) ends the runtime as its shutdown would;
+ * looked up, so that a runtime without it still loads the module. */
+static void release(void)
+{
+	enum { PAUSE_HARD = 2 };        /* omp_pause_hard */
+	int (*pause_all)(int) = (int (*)(int))dlsym(RTLD_DEFAULT, "omp_pause_resource_all");
+	if (pause_all)
+		pause_all(PAUSE_HARD);
+}
+
 const struct ptbomp_module ptbomp_module = { prepare, run_team, reference, runtime_file,
-					     verify };
+					     verify, release };

@@ -38,6 +38,10 @@ struct ptbomp_module {
 	/* Whether the last run() did what it should (a counter checked); NULL
 	 * or why not. */
 	const char *(*verify)(enum ptbomp_kind kind, uint64_t n);
+	/* Shut the runtime down, before the trial process leaves by _exit:
+	 * LLVM's libomp registers every process in a file of /dev/shm
+	 * (__KMP_REGISTERED_LIB_<pid>_<uid>) that only its shutdown removes. */
+	void (*release)(void);
 };
 
 #endif

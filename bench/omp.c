@@ -219,6 +219,7 @@ static void omp_check(struct ptb_point *p, uint64_t n)
 
 static void omp_teardown(struct ptb_point *p)
 {
+	mod->release();
 	ptb_bench_unpin(p);
 }
 

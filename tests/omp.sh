@@ -129,10 +129,14 @@ libomp=$(ls /usr/lib/*/libomp.so.5 /usr/lib/llvm-*/lib/libomp.so.5 2>/dev/null |
 if [ -n "$ASAN_OPTIONS" ]; then
 	skip "a preloaded libomp would come before the sanitizer's runtime"
 elif [ -n "$libomp" ]; then
+	ls /dev/shm 2> /dev/null | grep __KMP_REGISTERED_LIB > kmp.before
 	LD_PRELOAD=$libomp "$PTBENCH" run -b omp.barrier -p threads=1 --quick -o llvm.json \
 		>/dev/null 2>&1
 	check "LD_PRELOAD=$libomp: the point names libomp" \
 		sh -c "test \"\$($JGET llvm.json results.0.notes.runtime)\" = libomp"
+	ls /dev/shm 2> /dev/null | grep __KMP_REGISTERED_LIB > kmp.after
+	check "  and its trial processes leave no registration file in /dev/shm" \
+		sh -c "! grep -vxFf kmp.before kmp.after"
 else
 	skip "no libomp.so.5 to preload"
 fi
