@@ -25,6 +25,12 @@
 # THREADS (its working set per thread, by the one rule that needs no
 # counters), and that size as ws.
 #
+# pigz -d is there too, a program whose speed-up is not its thread count:
+# its one inflating thread hands every 32 KB to a writer and a checker
+# (the input is the text compressed by pigz -9).  Each line also has
+# pred2f, the prediction without the remote wake-up cost that record
+# measured (--remote-wake 0), and that cost as wake_us.
+#
 # With LIBS="A.so B.so", each program is recorded once with each
 # interposer library (PTB_TRACE_LIB) and the line gives pred2_1, pred2_2
 # ... in that order: two recorders compared on the same real runs.
@@ -41,37 +47,47 @@ RT=$(cat /proc/sys/kernel/sched_rt_runtime_us 2> /dev/null || echo -1)
 REAL="chrt -f 1"
 [ "${REAL_SCHED:-fifo}" = other ] && REAL= RT=-1
 J=$(dirname "$P")/tests/jget
-V=$(mktemp -d)
+# the files in memory where there is a tmpfs: a disk's writeback is load
+# that neither side can predict (on the development VM, ext4 mounted with
+# discard, a freshly written 30 MB file made the next runs of pigz -d up to
+# 30 % slower, in spells)
+V=$(mktemp -d -p /dev/shm 2> /dev/null || mktemp -d)
 trap 'rm -rf "$V"' EXIT
 # about 30 MB of log-like text (75 MB for LINES=700000)
 awk -v N="${LINES:-280000}" 'BEGIN{srand(42); split("GET POST PUT DELETE",m," "); split("/index.html /api/v1/users /static/app.js /login /search?q=threads /img/logo.png",u," "); for(i=0;i<N;i++){printf "2026-11-%02d %02d:%02d:%02d 10.%d.%d.%d %s %s %d %d \"Mozilla/5.0 (X11; Linux x86_64)\" req=%d\n", 1+int(rand()*28), int(rand()*24), int(rand()*60), int(rand()*60), int(rand()*255), int(rand()*255), int(rand()*255), m[1+int(rand()*4)], u[1+int(rand()*6)], (rand()<0.9?200:404), int(rand()*50000), i}}' > "$V/data.txt"
+pigz -9 -c < "$V/data.txt" > "$V/data.gz" 2> /dev/null || rm -f "$V/data.gz"
 now() { date +%s.%N; }
 r=1
 while [ $r -le "$R" ]; do
-	for name in pigz pbzip2 xz zstd; do
-		command -v $name > /dev/null || continue
+	for name in pigz pbzip2 xz zstd pigz-d; do
+		command -v ${name%-d} > /dev/null || continue
+		in=$V/data.txt
 		case $name in
+		pigz-d) cmd="pigz -d -p $T -c" in=$V/data.gz ;;
 		pigz) cmd="pigz -9 -p $T -c" ;; pbzip2) cmd="pbzip2 -p$T -c" ;;
 		xz) cmd="xz -1 -T$T -c" ;; zstd) cmd="zstd -12 -T$T -c" ;;
 		esac
 		k=1 preds=
 		for lib in ${LIBS:-default}; do
 			[ "$lib" = default ] && unset PTB_TRACE_LIB || export PTB_TRACE_LIB="$lib"
-			"$P" record -o "$V/t" -- $cmd < "$V/data.txt" > "$V/rec.out"
+			"$P" record -o "$V/t" -- $cmd < "$in" > "$V/rec.out"
 			"$P" predict "$V/t" --cpus 1,2 --format json > "$V/p.json"
 			[ -z "${LIBS:-}" ] || preds="$preds pred2_$k=$("$J" "$V/p.json" predictions.1.wall_s)"
 			k=$((k + 1))
 		done
 		unset PTB_TRACE_LIB
-		a=$(now); $REAL taskset -c 0,1 $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
-		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
-		more=
+		a=$(now); $REAL taskset -c 0,1 $cmd < "$in" > "$V/real.out"; b=$(now)
+		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
+		"$P" predict "$V/t" --cpus 2 --remote-wake 0 --format json > "$V/f.json"
+		more=" pred2f=$("$J" "$V/f.json" predictions.0.wall_s)"
+		more="$more wake_us=$(awk -v s="$("$J" "$V/p.json" remote_wake.seconds)" \
+			'BEGIN { printf "%.2f", s * 1e6 }')"
 		if [ -n "$MACHINE" ]; then
 			ws=$(( $(tail -n 1 "$V/rss") / T ))K
 			"$P" predict "$V/t" --cpus 2 --machine "$MACHINE" --format json > "$V/m.json"
 			"$P" predict "$V/t" --cpus 2 --machine "$MACHINE" --working-set $ws \
 				--format json > "$V/w.json"
-			more=" pred2m=$("$J" "$V/m.json" predictions.0.wall_s) ws=$ws"
+			more="$more pred2m=$("$J" "$V/m.json" predictions.0.wall_s) ws=$ws"
 			more="$more pred2w=$("$J" "$V/w.json" predictions.0.wall_s)"
 		fi
 		cmp -s "$V/rec.out" "$V/real.out" && same=same || same=DIFFERENT
