@@ -26,6 +26,8 @@
 static char path[64];
 /* The target machine's costs the next replays charge (none: NULL). */
 static const struct ptb_sim_costs *costs;
+/* The last replay's wake-ups onto an idle CPU charged to their wakers. */
+static uint64_t remote_wakes;
 
 /* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
 static double replay(int cpus, uint64_t *forced)
@@ -45,6 +47,7 @@ static double replay(int cpus, uint64_t *forced)
 	ptb_trace_free(&t);
 	if (forced)
 		*forced = r.forced;
+	remote_wakes = r.remote_wakes;
 	return r.wall_ns / 1e6;
 }
 
@@ -299,8 +302,10 @@ int main(void)
 	costs = &remote;
 	make_wake_idle();
 	tap_near(replay(2, NULL), 21.5, 0.01, "  costing the waker 1 ms: 21.5 ms, charged once");
+	tap_ok(remote_wakes == 1, "  and counted once (%llu)", (unsigned long long)remote_wakes);
 	make_wake_idle();
 	tap_near(replay(1, NULL), 25.5, 0.01, "  on 1 CPU nothing is idle: 25.5 ms either way");
+	tap_ok(remote_wakes == 0, "  and none is counted (%llu)", (unsigned long long)remote_wakes);
 	costs = NULL;
 	make_wake_idle();
 	tap_near(replay(1, NULL), 25.5, 0.01, "  (free: 25.5 ms)");

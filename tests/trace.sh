@@ -48,7 +48,7 @@ done
 # part: the prediction grows by exactly C + 2 P W - serial.
 machine="$top_srcdir/tests/data/predict-machine.json"
 for n in 4 8; do
-	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$machine" --format json \
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$machine" --remote-wake 0 --format json \
 		> "$tmp/m.json"
 	with=$("$JGET" "$tmp/m.json" predictions.0.wall_s)
 	without=$(predicted "$tmp/phases.trace" $n)
@@ -72,7 +72,7 @@ corun="$top_srcdir/tests/data/predict-corun.json"
 T=4 P=8
 for n in 2 4 8; do
 	s=$(awk -v n=$n 'BEGIN { print n == 2 ? 1.25 : 1.5 }')
-	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$corun" --working-set 300K \
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$corun" --working-set 300K --remote-wake 0 \
 		--format json > "$tmp/w.json"
 	exp=$(awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$n -v k="$s" \
 		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f * k) * 1e-9 }')
@@ -91,7 +91,7 @@ check "  1 CPU as without it" \
 	--format json > "$tmp/w.json"
 check "--working-set 6M takes the nearest size, 8 MiB" \
 	test "$("$JGET" "$tmp/w.json" machine.corun.size_bytes)" = 8388608
-"$PTBENCH" predict "$tmp/phases.trace" --cpus 4 --machine "$corun" --format json > "$tmp/w.json"
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 4 --machine "$corun" --remote-wake 0 --format json > "$tmp/w.json"
 check "without --working-set no slowdown is applied (machine.corun null)" \
 	sh -c "test \"\$('$JGET' '$tmp/w.json' predictions.0.wall_s)\" = '$(predicted "$tmp/phases.trace" 4)' && grep -q '\"corun\": null' '$tmp/w.json'"
 "$PTBENCH" predict "$tmp/phases.trace" --cpus 4 --machine "$machine" > "$tmp/w.txt"

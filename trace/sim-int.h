@@ -64,7 +64,7 @@ struct sim {
 	size_t nslot;
 	int *work;           /* threads whose burst ended: their operation is due */
 	size_t nwork;
-	uint64_t ops, forced;
+	uint64_t ops, forced, remote_wakes;
 	struct ptb_sim_costs costs;
 };
 

@@ -82,7 +82,7 @@ int ptb_sim_wake(struct sim *s, int t, int by)
 			ob->longest = d, ob->site = s->o->th[t].op[th->pc].site;
 		cost = wake_cost(s, ob, t, by);
 		if (wakes_idle_cpu(s, ob, t, by))
-			s->th[by].owed += s->costs.remote_wake_ns;
+			s->th[by].owed += s->costs.remote_wake_ns, s->remote_wakes++;
 	}
 	if (add_wake(th, th->blocked_at, s->now, s->now + cost, th->blocked_on, by))
 		return -1;
@@ -249,7 +249,7 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *c
 	}
 	if (rc == 1) {
 		r->cpus = cpus, r->wall_ns = s.now, r->cpu_ns = o->cpu_ns;
-		r->ops = s.ops, r->forced = s.forced;
+		r->ops = s.ops, r->forced = s.forced, r->remote_wakes = s.remote_wakes;
 		rc = ptb_sim_path(&s, r);
 		if (v && !rc)
 			visit(&s, v);

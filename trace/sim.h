@@ -33,6 +33,7 @@ struct ptb_sim_result {
 	double wall_ns, cpu_ns;
 	uint64_t ops;            /* operations replayed */
 	uint64_t forced;         /* waits released because nothing else could run */
+	uint64_t remote_wakes;   /* wake-ups onto an idle CPU charged to their wakers */
 	int nlimits;
 	struct ptb_sim_limit limits[PTB_SIM_LIMITS];
 };

@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What `ptbench predict` prints (cli/predict-out.h): the table, and the
+ * JSON of schema ptbench-predict/1.
+ */
+#include "config.h"
+
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/machine-costs.h"
+#include "cli/predict-out.h"
+#include "trace/ops.h"
+#include "trace/reader.h"
+#include "trace/sim.h"
+
+static const char *sched_name(uint32_t s) { return s == PTB_SCHED_FIFO ? "fifo" : "other"; }
+
+static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_result *r)
+{
+	json_t *a = json_array();
+	for (int i = 0; i < r->nlimits; i++) {
+		const struct ptb_sim_limit *l = &r->limits[i];
+		char site[600], obj[32];
+		ptb_trace_site(t, l->site, site, sizeof site);
+		snprintf(obj, sizeof obj, "0x%llx", (unsigned long long)l->obj);
+		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I}",
+			"object", ptb_op_object_name(l->kind), "address", obj, "site", site,
+			"critical_s", l->path_ns * 1e-9, "critical_share", l->path_ns / r->wall_ns, "wait_s", l->wait_ns * 1e-9,
+			"waits", (json_int_t)l->waits));
+	}
+	return a;
+}
+
+/* The co-running slowdown applied: the curve's benchmark, size and the
+ * factor at each measured count of copies; null when none was applied,
+ * with the sizes the file has ("available") when it has any. */
+static json_t *corun_json(const struct ptb_machine_costs *m)
+{
+	const struct ptb_machine_corun *c = &m->corun;
+	if (c->picked < 0)
+		return json_null();
+	const struct ptb_corun_curve *cv = &c->curve[c->picked];
+	json_t *f = json_array();
+	for (int i = 0; i < cv->nk; i++)
+		json_array_append_new(f, json_pack("{s:i, s:f}", "threads", cv->k[i],
+						   "slowdown", cv->factor[i]));
+	return json_pack("{s:s, s:I, s:I, s:o}", "benchmark", c->bench, "working_set_bytes",
+			 (json_int_t)llround(c->working_set), "size_bytes", (json_int_t)llround(cv->bytes),
+			 "slowdown", f);
+}
+
+/* The costs charged, and where each came from; null without --machine. */
+static json_t *machine_json(const struct ptb_predict_args *a)
+{
+	const struct ptb_machine_costs *m = a->machine;
+	if (!m)
+		return json_null();
+	json_t *costs = json_array();
+	for (int c = 0; c < PTB_COST_COUNT; c++)
+		json_array_append_new(costs, m->key[c][0]
+			? json_pack("{s:s, s:f, s:s, s:i}", "cost", m->name[c], "seconds", m->ns[c] * 1e-9,
+				    "point", m->key[c], "divided_by", m->divided_by[c])
+			: json_pack("{s:s, s:n}", "cost", m->name[c], "seconds"));
+	return json_pack("{s:s, s:o, s:o}", "file", a->machine_file, "costs", costs,
+			 "corun", corun_json(m));
+}
+
+/* Where the remote wake-up cost charged came from. */
+static const char *remote_wake_from(const struct ptb_trace *t, const struct ptb_predict_args *a)
+{
+	return a->remote_wake_given ? "option" : t->h.remote_wake ? "recording" : "none";
+}
+
+int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
+		      double base, double untraced, const struct ptb_predict_args *a)
+{
+	json_t *preds = json_array();
+	for (int i = 0; i < n; i++)
+		json_array_append_new(preds, json_pack("{s:i, s:f, s:f, s:f, s:I}", "cpus", r[i].cpus,
+			"wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
+			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus),
+			"remote_wakes", (json_int_t)r[i].remote_wakes));
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:{s:f, s:s}, "
+				"s:o, s:o}",
+		"schema", "ptbench-predict/1", "program", t->h.program,
+		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)t->nthreads,
+		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
+		"untraced_share", untraced,
+		"machine", machine_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
+		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
+	if (!doc)
+		return 1;
+	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
+	fputc('\n', stdout);
+	json_decref(doc);
+	return 0;
+}
+
+/* One note for every CPU count whose replay had to release a wait by force,
+ * rather than one note per count repeating the same sentence. */
+static void print_forced(const struct ptb_sim_result *r, int n)
+{
+	const char *sep = "\nnote: waits released by force (the replay met an order the "
+			  "recording never took):";
+	for (int i = 0; i < n; i++) {
+		if (!r[i].forced)
+			continue;
+		printf("%s %llu at %d CPU%s", sep, (unsigned long long)r[i].forced, r[i].cpus,
+		       r[i].cpus == 1 ? "" : "s");
+		sep = ",";
+	}
+	if (sep[0] == ',')
+		printf("\n");
+}
+
+/* The co-running slowdown: the curve applied, or why none was. */
+static void print_corun(const struct ptb_predict_args *a)
+{
+	const struct ptb_machine_corun *c = &a->machine->corun;
+	if (!c->ncurves) {
+		printf("  co-running slowdown: not in the file (ptbench run -b corun measures it): "
+		       "none applied\n");
+		return;
+	}
+	if (c->picked < 0) {
+		printf("  co-running slowdown: measured for tables of");
+		for (int i = 0; i < c->ncurves; i++)
+			printf("%s %.0f KiB", i ? "," : "", c->curve[i].bytes / 1024);
+		printf("; none applied (--working-set names the program's)\n");
+		return;
+	}
+	const struct ptb_corun_curve *cv = &c->curve[c->picked];
+	printf("  co-running slowdown (%s size=%.0f, nearest a working set of %.0f KiB):",
+	       c->bench, cv->bytes, c->working_set / 1024);
+	for (int i = 1; i < cv->nk; i++)
+		printf("%s x%.3f at %d", i > 1 ? "," : "", cv->factor[i], cv->k[i]);
+	printf(" threads at once\n");
+}
+
+static void print_costs(const struct ptb_predict_args *a)
+{
+	const struct ptb_machine_costs *m = a->machine;
+	printf("costs of the machine of %s:\n", a->machine_file);
+	for (int c = 0; c < PTB_COST_COUNT; c++)
+		if (m->key[c][0])
+			printf("  %-9s %10.2f us  (%s%s)\n", m->name[c], m->ns[c] * 1e-3, m->key[c],
+			       m->divided_by[c] == 2 ? ", a round trip halved" : "");
+		else
+			printf("  %-9s %10s     (not in the file: none charged)\n", m->name[c], "-");
+	print_corun(a);
+	printf("\n");
+}
+
+static void print_remote_wake(const struct ptb_trace *t, const struct ptb_predict_args *a)
+{
+	const char *from = remote_wake_from(t, a);
+	if (!strcmp(from, "none"))
+		printf("waking a thread onto an idle CPU: not charged (no figure in the trace: "
+		       "recorded with one PU allowed)\n\n");
+	else
+		printf("waking a thread onto an idle CPU: %.2f us of the waker's time (%s)\n\n",
+		       a->remote_wake_ns * 1e-3, !strcmp(from, "option") ? "--remote-wake"
+		       : "measured by record on the machine it ran on");
+}
+
+/* How many wake-ups each count's replay charged, and their wakers' time. */
+static void print_remote_wakes(const struct ptb_sim_result *r, int n, const struct ptb_predict_args *a)
+{
+	const char *sep = "remote wake-ups charged (their wakers' CPU time):";
+	for (int i = 0; i < n; i++) {
+		if (!r[i].remote_wakes)
+			continue;
+		printf("%s %d CPUs %llu (%.4f s)", sep, r[i].cpus,
+		       (unsigned long long)r[i].remote_wakes, r[i].remote_wakes * a->remote_wake_ns * 1e-9);
+		sep = ",";
+	}
+	if (sep[0] == ',')
+		printf("\n");
+}
+
+void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
+			double base, double untraced, const struct ptb_predict_args *a)
+{
+	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
+	       t->h.sched == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
+	       "preempted each other", t->end_t * 1e-9, t->nthreads, (unsigned long long)t->events);
+	if (a->machine)
+		print_costs(a);
+	print_remote_wake(t, a);
+	printf("%6s  %10s  %8s  %11s\n", "cpus", "wall_s", "speedup", "utilization");
+	for (int i = 0; i < n; i++)
+		printf("%6d  %10.4f  %8.2f  %11.2f\n", r[i].cpus, r[i].wall_ns * 1e-9,
+		       base / r[i].wall_ns, r[i].cpu_ns / (r[i].wall_ns * r[i].cpus));
+	print_remote_wakes(r, n, a);
+	const struct ptb_sim_result *last = &r[n - 1];
+	if (last->nlimits)
+		printf("\ncritical path at %d CPUs, by the object whose release ended each stretch:\n",
+		       last->cpus);
+	for (int i = 0; i < last->nlimits; i++) {
+		const struct ptb_sim_limit *l = &last->limits[i];
+		char site[600];
+		ptb_trace_site(t, l->site, site, sizeof site);
+		printf("  %-9s 0x%-14llx %5.1f %%  (%llu waits, %.4f s waited)  %s\n",
+		       ptb_op_object_name(l->kind), (unsigned long long)l->obj,
+		       100 * l->path_ns / last->wall_ns,
+		       (unsigned long long)l->waits, l->wait_ns * 1e-9, site);
+	}
+	if (untraced > UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
+		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
+		       "calls (raw futexes, atomics, page faults, other processes): left out, as if\n"
+		       "      those waits were for nothing (--check refuses such a trace)\n",
+		       100 * untraced);
+	print_forced(r, n);
+}
