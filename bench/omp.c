@@ -187,11 +187,14 @@ static int omp_setup(struct ptb_point *p, enum ptbomp_kind kind)
 	 * then see that one PU.  Hence every allowed PU again, above.) */
 	const char *sched = kind == PTBOMP_FOR ? ptb_point_str(p, "schedule") : "static";
 	mod->prepare(want, sched, PTB_OMP_DELAY, cpus);
-	if (ptb_point_bind_self(p, pus[0], p->binding_main, sizeof p->binding_main) < 0)
+	if (ptb_point_bind_self(p, pus[0], p->binding_main, sizeof p->binding_main) < 0) {
+		mod->release();          /* a setup that fails gets no teardown */
 		return -1;
+	}
 	int got = mod->prepare(want, sched, PTB_OMP_DELAY, cpus);
 	note_runtime(p);
 	if (check_team(p, want, got, pus, cpus) < 0) {
+		mod->release();
 		ptb_bench_unpin(p);
 		return -1;
 	}

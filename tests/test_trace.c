@@ -56,19 +56,34 @@ enum { M = 0x100, C = 0x200 };
 /* Two threads each hold mutex M for 10 ms and work 10 ms outside, recorded
  * one after the other on one PU (the main thread's CPU clock says it did
  * not run while thread 1 did): on 2 CPUs the second waits for the first. */
-static void make_lock(void)
+static void make_lock_of(int lock, int unlock)
 {
 	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
 	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
 	ev(0, 20 * MS, PTB_EV_CPU, 0, 0, 0, 0);
 	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
-	ev(1, 0, PTB_EV_LOCK, 0, M, 0, 0);
-	ev(1, 10 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 0, lock, 0, M, 0, 0);
+	ev(1, 10 * MS, unlock, 0, M, 0, 0);
 	ev(1, 20 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
-	ev(0, 20 * MS, PTB_EV_LOCK, 0, M, 0, 0);
-	ev(0, 30 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 20 * MS, lock, 0, M, 0, 0);
+	ev(0, 30 * MS, unlock, 0, M, 0, 0);
 	ev(0, 40 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
 	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+static void make_lock(void) { make_lock_of(PTB_EV_LOCK, PTB_EV_UNLOCK); }
+
+/* The main thread works 5 ms and joins thread 1, which works 10 ms: on 2
+ * CPUs the join ends at the exit, a wake-up by a thread that is gone. */
+static void make_join_late(void)
+{
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 5 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 5 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 15 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 15 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 15 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
 /* The main thread signals C at 5 ms, then works to 30 ms; thread 1 starts
@@ -306,6 +321,31 @@ int main(void)
 	make_wake_idle();
 	tap_near(replay(1, NULL), 25.5, 0.01, "  on 1 CPU nothing is idle: 25.5 ms either way");
 	tap_ok(remote_wakes == 0, "  and none is counted (%llu)", (unsigned long long)remote_wakes);
+	make_lock();
+	replay(2, NULL);
+	tap_ok(remote_wakes == 1, "  a mutex handed to a sleeper while a CPU idles: charged (%llu)",
+	       (unsigned long long)remote_wakes);
+	make_lock_of(PTB_EV_SPIN_LOCK, PTB_EV_SPIN_UNLOCK);
+	replay(2, NULL);
+	tap_ok(remote_wakes == 0, "  a spin lock's waiter is on its CPU: not charged (%llu)",
+	       (unsigned long long)remote_wakes);
+	make_join_late();
+	tap_near(replay(2, NULL), 10.0, 0.01, "  a join ended by an exit: not charged, 10 ms");
+	tap_ok(remote_wakes == 0, "  and not counted (%llu)", (unsigned long long)remote_wakes);
+	/* a barrier's last arrival wakes two threads on 2 CPUs: the first
+	 * takes the idle CPU, the second finds none -- also while the first
+	 * is still waking up (a --machine wake-up of 2 ms) */
+	make_barrier_sleep();
+	replay(2, NULL);
+	tap_ok(remote_wakes == 1, "  a barrier of 3 on 2 CPUs: one wake-up charged (%llu)",
+	       (unsigned long long)remote_wakes);
+	static struct ptb_sim_costs remote_slow_wake;
+	remote_slow_wake.remote_wake_ns = 1 * MS, remote_slow_wake.wake_ns = 2 * MS;
+	costs = &remote_slow_wake;
+	make_barrier_sleep();
+	replay(2, NULL);
+	tap_ok(remote_wakes == 1, "  the same with wake-ups of 2 ms (%llu)",
+	       (unsigned long long)remote_wakes);
 	costs = NULL;
 	make_wake_idle();
 	tap_near(replay(1, NULL), 25.5, 0.01, "  (free: 25.5 ms)");

@@ -38,7 +38,8 @@ struct ptb_op {
 	uint32_t probes;         /* while building: events in the burst */
 	uint64_t obj, site;
 	uint64_t t;              /* recorded time of the call, ns */
-	uint64_t arg;            /* thread, sequence, count, value, delay ns, or bytes */
+	uint64_t arg;            /* thread, sequence, count, value, delay ns, or bytes;
+				  * LOCK: 1 a spin lock */
 	uint64_t total;          /* CH_READ of 0 bytes: the bytes ever written to the stream */
 	double wait;             /* I/O: the time the call waited, ns (CH_*: used if the
 				  * stream turns out not to be a channel); CWAIT: the

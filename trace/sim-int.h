@@ -32,6 +32,7 @@ struct sthread {
 	int creator;
 	double born;
 	double owed;         /* ns of CPU its next burst adds: threads it woke onto idle CPUs */
+	int woke_charged;    /* its latest wake-up was charged to its waker */
 	struct wake *w;
 	size_t nw, capw;
 };

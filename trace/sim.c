@@ -55,18 +55,33 @@ static double wake_cost(const struct sim *s, const struct sobj *ob, int t, int b
 	return s->costs.wake_ns;
 }
 
-/* Whether waking t costs its waker remote_wake_ns (struct ptb_sim_costs). */
+/* Whether a thread holds or is about to take a CPU: running, or off it
+ * only while it wakes up or starts (a --machine cost). */
+static int on_cpu(const struct sthread *th)
+{
+	return th->state == TS_RUN || (th->state == TS_DELAYED &&
+				       (th->resume || (th->pc == (size_t)-1 && th->creator >= 0)));
+}
+
+/* Whether waking t costs its waker remote_wake_ns (struct ptb_sim_costs):
+ * the waker still runs (an exiting thread's wake of its joiner is the
+ * kernel's), a CPU is idle, and t sleeps: not a spin lock's waiter, nor a
+ * thread handed a mutex it blocked on just after a wake-up that was
+ * charged. */
 static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int by)
 {
 	const struct sthread *th = &s->th[t];
-	if (s->costs.remote_wake_ns <= 0 || by < 0 || by == t || ptb_op_is_delay(ob->kind))
+	if (s->costs.remote_wake_ns <= 0 || by < 0 || by == t || ptb_op_is_delay(ob->kind) ||
+	    s->th[by].state != TS_RUN)
 		return 0;
-	if (ob->kind == PTB_OP_LOCK && th->nw > 0 &&
+	if (ob->kind == PTB_OP_LOCK && s->o->th[t].op[th->pc].arg)
+		return 0;                        /* a spinner is on its CPU */
+	if (ob->kind == PTB_OP_LOCK && th->woke_charged &&
 	    th->blocked_at - th->w[th->nw - 1].ready <= s->costs.remote_wake_ns)
 		return 0;                        /* still waking from its last wake-up */
 	int running = 0;
 	for (uint32_t i = 0; i < s->o->nthreads && running < s->cpus; i++)
-		running += s->th[i].state == TS_RUN;
+		running += on_cpu(&s->th[i]);
 	return running < s->cpus;
 }
 
@@ -81,8 +96,10 @@ int ptb_sim_wake(struct sim *s, int t, int by)
 		if (d > ob->longest)
 			ob->longest = d, ob->site = s->o->th[t].op[th->pc].site;
 		cost = wake_cost(s, ob, t, by);
-		if (wakes_idle_cpu(s, ob, t, by))
+		int charged = wakes_idle_cpu(s, ob, t, by);
+		if (charged)
 			s->th[by].owed += s->costs.remote_wake_ns, s->remote_wakes++;
+		th->woke_charged = charged;
 	}
 	if (add_wake(th, th->blocked_at, s->now, s->now + cost, th->blocked_on, by))
 		return -1;

@@ -84,8 +84,8 @@ static int parse_cpus(struct ptb_predict_args *a, const char *arg)
 	snprintf(buf, sizeof buf, "%s", arg);
 	a->ncpus = 0;
 	for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (a->ncpus == MAX_CPUS_LIST)
-			return ptb_bad_input("predict", "--cpus: at most %d numbers", MAX_CPUS_LIST);
+		if (a->ncpus == PTB_PREDICT_MAX_CPUS)
+			return ptb_bad_input("predict", "--cpus: at most %d numbers", PTB_PREDICT_MAX_CPUS);
 		if (ptb_parse_int("predict", "--cpus", tok, 1, 4096, &a->cpus[a->ncpus++]))
 			return 2;
 	}
@@ -222,7 +222,7 @@ static int write_chrome(const struct ptb_ops *o, int cpus, const struct ptb_sim_
 static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 {
 	struct ptb_ops o;
-	struct ptb_sim_result r[MAX_CPUS_LIST], one;
+	struct ptb_sim_result r[PTB_PREDICT_MAX_CPUS], one;
 	if (ptb_ops_build(t, &o))
 		return ptb_bad_input("predict", "out of memory");
 	double untraced = ptb_ops_untraced_share(&o);
@@ -231,7 +231,7 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 		return ptb_bad_input("predict", "--check needs a trace recorded under SCHED_FIFO "
 				     "(under the normal policy, preemption looks like untraced waits)");
 	}
-	if (a->check && untraced > UNTRACED_LIMIT) {
+	if (a->check && untraced > PTB_PREDICT_UNTRACED_LIMIT) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check: the threads spent %.0f %% of their time off "
 				     "the CPU outside traced calls (raw futexes, atomics): no prediction",

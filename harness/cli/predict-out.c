@@ -159,7 +159,7 @@ static void print_remote_wake(const struct ptb_trace *t, const struct ptb_predic
 	const char *from = remote_wake_from(t, a);
 	if (!strcmp(from, "none"))
 		printf("waking a thread onto an idle CPU: not charged (no figure in the trace: "
-		       "recorded with one PU allowed)\n\n");
+		       "recorded with one PU allowed, by an older ptbench, or not measurable)\n\n");
 	else
 		printf("waking a thread onto an idle CPU: %.2f us of the waker's time (%s)\n\n",
 		       a->remote_wake_ns * 1e-3, !strcmp(from, "option") ? "--remote-wake"
@@ -208,7 +208,7 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		       100 * l->path_ns / last->wall_ns,
 		       (unsigned long long)l->waits, l->wait_ns * 1e-9, site);
 	}
-	if (untraced > UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
+	if (untraced > PTB_PREDICT_UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
 		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
 		       "calls (raw futexes, atomics, page faults, other processes): left out, as if\n"
 		       "      those waits were for nothing (--check refuses such a trace)\n",

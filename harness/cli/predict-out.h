@@ -10,10 +10,10 @@
 #include "trace/reader.h"
 #include "trace/sim.h"
 
-#define MAX_CPUS_LIST 32
+#define PTB_PREDICT_MAX_CPUS 32
 
 struct ptb_predict_args {
-	int cpus[MAX_CPUS_LIST], ncpus;
+	int cpus[PTB_PREDICT_MAX_CPUS], ncpus;
 	int json, verbose, check;
 	const char *chrome;
 	const struct ptb_machine_costs *machine;    /* NULL: no costs */
@@ -26,7 +26,7 @@ struct ptb_predict_args {
 /* Above this share of the threads' time off the CPU outside any traced
  * call, --check refuses: the program synchronizes where the trace cannot
  * see it, and its threads would be replayed as independent. */
-#define UNTRACED_LIMIT 0.10
+#define PTB_PREDICT_UNTRACED_LIMIT 0.10
 
 /* r[0..n) the replays on the counts asked for, base the replay's wall time
  * on one CPU, untraced the share of time off the CPU outside traced calls.

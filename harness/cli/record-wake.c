@@ -126,18 +126,20 @@ static void stop(struct sleeper *s)
 	pthread_mutex_destroy(&s->m);
 }
 
-/* An allowed PU other than pu: on another core where there is one. */
+/* An allowed PU other than pu: another core of its package where there
+ * is one, else of another NUMA node or package, else its SMT sibling. */
 static int other_pu(const struct ptb_topology *t, int pu)
 {
-	int pus[1024], n = ptb_topology_order(t, PTB_ORDER_COMPACT, pus, 1024), sibling = -1;
+	static const int rank[] = { [PTB_CROSS_CORE] = 4, [PTB_CROSS_NUMA] = 3,
+				    [PTB_CROSS_PACKAGE] = 2, [PTB_SMT] = 1 };
+	int pus[1024], n = ptb_topology_order(t, PTB_ORDER_COMPACT, pus, 1024), best = -1, br = 0;
 	for (int i = 0; i < n; i++) {
 		int c = ptb_topology_pair_class(t, pu, pus[i]);
-		if (c == PTB_CROSS_CORE)
-			return pus[i];
-		if (c > PTB_SAME_PU && sibling < 0)
-			sibling = pus[i];
+		int r = c > 0 && c < (int)(sizeof rank / sizeof rank[0]) ? rank[c] : 0;
+		if (r > br)
+			best = pus[i], br = r;
 	}
-	return sibling;
+	return best;
 }
 
 struct probe {
