@@ -28,6 +28,8 @@ static char path[64];
 static const struct ptb_sim_costs *costs;
 /* The last replay's wake-ups onto an idle CPU charged to their wakers. */
 static uint64_t remote_wakes;
+/* Its time with more threads able to run than CPUs, ms. */
+static double shared_ms;
 
 /* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
 static double replay(int cpus, uint64_t *forced)
@@ -48,6 +50,7 @@ static double replay(int cpus, uint64_t *forced)
 	if (forced)
 		*forced = r.forced;
 	remote_wakes = r.remote_wakes;
+	shared_ms = r.shared_ns / 1e6;
 	return r.wall_ns / 1e6;
 }
 
@@ -288,6 +291,11 @@ int main(void)
 	tap_near(replay(1, NULL), 125.0, 0.01, "a barrier and a sleep on 1 CPU: 60 + 15 + 50 ms");
 	make_barrier_sleep();
 	tap_near(replay(3, NULL), 85.0, 0.01, "on 3 CPUs: 30 + 5 + 50 ms (the sleep is kept)");
+	tap_near(shared_ms, 0.0, 0.001, "  no CPU shared on 3 CPUs (%g ms)", shared_ms);
+	make_barrier_sleep();
+	tap_near(replay(2, NULL), 92.5, 0.01, "on 2 CPUs: 3 threads share them 15 ms, then 2 run");
+	tap_near(shared_ms, 22.5, 0.01, "  shared 15 ms before the barrier and 7.5 after (%g ms)",
+		 shared_ms);
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 85.0, 0.01, "on 8 CPUs the same");
 

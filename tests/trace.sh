@@ -200,6 +200,12 @@ check "  1 CPU: the same with and without ($free1 s, $dear1 s)" test "$free1" = 
 check "  4 CPUs: at least $P ms more ($free4 s, $dear4 s)" \
 	awk -v a="$free4" -v b="$dear4" -v p=$P 'BEGIN { exit !(b >= a + p * 0.001) }'
 
+# --- CPUs shared: the phases' 4 threads share 2 CPUs in every parallel
+# part, which the table notes; on 8 CPUs each has one
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 2,8 > "$tmp/shared.txt"
+check "the table notes the CPUs shared at 2 CPUs, not at 8" \
+	sh -c "grep -q 'of the time at 2 CPUs' '$tmp/shared.txt' && ! grep -q 'of the time at 8 CPUs' '$tmp/shared.txt'"
+
 # --- bad input: one line on stderr, nothing on stdout, exit 2 -------------
 head -c 1000 "$tmp/lock.trace" > "$tmp/truncated.trace"
 cp "$tmp/lock.trace" "$tmp/damaged.trace"

@@ -66,6 +66,7 @@ struct sim {
 	int *work;           /* threads whose burst ended: their operation is due */
 	size_t nwork;
 	uint64_t ops, forced, remote_wakes;
+	double shared_ns;    /* time with more runnable threads than CPUs */
 	struct ptb_sim_costs costs;
 };
 

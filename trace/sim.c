@@ -184,6 +184,8 @@ static int step(struct sim *s)
 	if (dt < 0)
 		dt = 0;
 	s->now += dt;
+	if (runnable > s->cpus)
+		s->shared_ns += dt;
 	for (int i = 0; i < n; i++) {
 		struct sthread *th = &s->th[i];
 		if (th->state == TS_RUN && th->left > 0) {
@@ -267,6 +269,7 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *c
 	if (rc == 1) {
 		r->cpus = cpus, r->wall_ns = s.now, r->cpu_ns = o->cpu_ns;
 		r->ops = s.ops, r->forced = s.forced, r->remote_wakes = s.remote_wakes;
+		r->shared_ns = s.shared_ns;
 		rc = ptb_sim_path(&s, r);
 		if (v && !rc)
 			visit(&s, v);

@@ -34,6 +34,7 @@ struct ptb_sim_result {
 	uint64_t ops;            /* operations replayed */
 	uint64_t forced;         /* waits released because nothing else could run */
 	uint64_t remote_wakes;   /* wake-ups onto an idle CPU charged to their wakers */
+	double shared_ns;        /* wall time with more threads able to run than CPUs */
 	int nlimits;
 	struct ptb_sim_limit limits[PTB_SIM_LIMITS];
 };

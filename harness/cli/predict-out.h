@@ -28,6 +28,11 @@ struct ptb_predict_args {
  * see it, and its threads would be replayed as independent. */
 #define PTB_PREDICT_UNTRACED_LIMIT 0.10
 
+/* The table notes a count of 2 CPUs or more whose replay had more threads
+ * able to run than CPUs for at least this share of its time (not 1 CPU,
+ * the speed-ups' base, where any two busy threads have it). */
+#define PTB_PREDICT_SHARED_NOTE 0.10
+
 /* r[0..n) the replays on the counts asked for, base the replay's wall time
  * on one CPU, untraced the share of time off the CPU outside traced calls.
  * The JSON: 0, or 1 when it could not be built. */
