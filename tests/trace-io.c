@@ -253,6 +253,42 @@ static void pingpong(int futex)
 	pthread_join(t, NULL);
 }
 
+/* The bytes this process has read so far (/proc/self/io), -1 unknown. */
+static long long rchar(void)
+{
+	char line[128];
+	long long v = -1;
+	FILE *f = fopen("/proc/self/io", "r");
+	while (f && fgets(line, sizeof line, f))
+		if (sscanf(line, "rchar: %lld", &v) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return v;
+}
+
+/* One long write to a file (8 MiB), then count short ones (64 bytes):
+ * prints on stderr the bytes read meanwhile -- what the interposer reads of
+ * /proc, if it reads the run-queue time around every call on a file that
+ * once waited. */
+static void file_writes(void)
+{
+	static char big[8 << 20], small[64];
+	FILE *f = tmpfile();
+	if (!f)
+		exit(1);
+	int fd = fileno(f);
+	memset(big, 'x', sizeof big);
+	if (write(fd, big, sizeof big) != (ssize_t)sizeof big)
+		exit(1);
+	long long r0 = rchar();
+	for (long i = 0; i < count; i++)
+		if (write(fd, small, sizeof small) != (ssize_t)sizeof small)
+			exit(1);
+	fprintf(stderr, "rchar_delta %lld\n", rchar() - r0);
+	fclose(f);
+}
+
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -262,7 +298,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|timer|stdio|behind|nap|pipe|pair|pingpong|futex N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|timer|stdio|behind|nap|pipe|pair|pingpong|futex|file N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
@@ -295,6 +331,8 @@ int main(int argc, char **argv)
 		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d turns\n", MAXK), 2;
 		pingpong(argv[1][0] == 'f');
+	} else if (!strcmp(argv[1], "file")) {
+		file_writes();
 	} else {
 		return fprintf(stderr, "trace-io: no mode '%s'\n", argv[1]), 2;
 	}

@@ -110,6 +110,14 @@ else
 	skip "--check accepts the pipe: SCHED_FIFO was not permitted"
 fi
 
+# --- a file written once at length, then in 20000 short writes: only a
+# call after one that waited reads the run-queue time (/proc, a few us);
+# reading it around every later call made sort --parallel 20 % slower
+record file 20000 0
+rd=$(sed -n 's/^rchar_delta //p' "$tmp/file.err")
+check "after one long write, 20000 short ones read under 20000 bytes of /proc (got $rd)" \
+	test -n "$rd" -a "${rd:-0}" -ge 0 -a "${rd:-0}" -lt 20000
+
 # --- two threads taking turns through pipes: serial on any N -------------
 # (units of some 3 ms: each turn's write, read and wake-up are the
 # replay's too, and with units of 1.3 ms they came to +5 % on 1 CPU)

@@ -20,7 +20,7 @@
 #define FDS 4096                     /* descriptors cached; above, fstat every call */
 #define PAIRS 1024                   /* socket pairs remembered (a power of two) */
 #define INO_MASK ((UINT64_C(1) << 59) - 1)
-#define WAITED (UINT64_C(1) << 59)     /* a call on it has waited */
+#define WAITED (UINT64_C(1) << 59)     /* a call waited (on a file: the latest) */
 
 /* fd -> (kind + 1) << 60 | WAITED | inode; 0: not known yet. */
 static _Atomic uint64_t fdcache[FDS];
@@ -114,11 +114,12 @@ uint64_t ptb_tr_fd_stream(uint64_t d, int kind)
 
 int ptb_tr_fd_waited(uint64_t d) { return (d & WAITED) != 0; }
 
-void ptb_tr_fd_mark_waited(int fd, uint64_t d)
+void ptb_tr_fd_mark_waited(int fd, uint64_t d, int waited)
 {
-	uint64_t want = d;
-	if (fd >= 0 && fd < FDS && !(d & WAITED))    /* unless it changed meanwhile */
-		atomic_compare_exchange_strong(&fdcache[fd], &want, d | WAITED);
+	int file = ptb_tr_fd_kind(d) == PTB_FD_FILE || ptb_tr_fd_kind(d) == PTB_FD_BLOCK;
+	uint64_t want = d, to = waited ? d | WAITED : file ? d & ~WAITED : d;
+	if (fd >= 0 && fd < FDS && to != d)          /* unless it changed meanwhile */
+		atomic_compare_exchange_strong(&fdcache[fd], &want, to);
 }
 
 int ptb_tr_fd_new(int fd)

@@ -52,9 +52,9 @@ static void io_done(int kind, int fd, uint64_t d, uint64_t t0, ssize_t rc, const
 	const void *stream = (const void *)(uintptr_t)ptb_tr_fd_stream(d, kind);
 	uint32_t bytes = rc <= 0 ? 0 : (uint64_t)rc > UINT32_MAX ? UINT32_MAX : (uint32_t)rc;
 	int out = ptb_tr_fd_kind(d) | (rc < 0 ? PTB_IO_FAILED : 0);
+	ptb_tr_fd_mark_waited(fd, d, t1 - t0 >= LONG_NS);
 	if (t1 - t0 >= LONG_NS) {
 		ptb_tr_span(kind, t0, t1, stream, bytes, out, site, runq_since(q0));
-		ptb_tr_fd_mark_waited(fd, d);
 	} else if (chan && rc >= 0) {
 		ptb_tr_event_at(t1, kind, PTB_PH_INSTANT, stream, bytes, out, site);
 		if (kind == PTB_EV_WRITE)
@@ -72,10 +72,10 @@ void ptb_tr_io_wait(int fd, uint64_t d, uint64_t t0, const void *site, uint64_t 
 {
 	uint64_t t1 = ptb_tr_now();
 	ptb_tr_io_end();
+	ptb_tr_fd_mark_waited(fd, d, t1 - t0 >= LONG_NS);
 	if (t1 - t0 < LONG_NS)
 		return;
 	ptb_tr_span(PTB_EV_IO, t0, t1, NULL, 0, ptb_tr_fd_kind(d), site, runq_since(q0));
-	ptb_tr_fd_mark_waited(fd, d);
 }
 
 /* The body of a wrapper of a call on one descriptor: the real call, timed. */

@@ -82,10 +82,13 @@ int ptb_tr_fd_kind(uint64_t d);
 int ptb_tr_fd_channel(uint64_t d);
 uint64_t ptb_tr_fd_stream(uint64_t d, int kind);
 int ptb_tr_fd_new(int fd);
-/* Whether a call on fd has waited before (then the next one reads the
- * thread's run-queue time first), and fd marked so. */
+/* Whether a call on fd has waited (then the next one reads the thread's
+ * run-queue time first: a pipe or socket that blocked blocks again), and
+ * fd marked so after a call that waited or not.  On a regular file or a
+ * block device only the latest call counts: a write that once met the page
+ * cache's allocation, say, does not make every later call read /proc. */
 int ptb_tr_fd_waited(uint64_t d);
-void ptb_tr_fd_mark_waited(int fd, uint64_t d);
+void ptb_tr_fd_mark_waited(int fd, uint64_t d, int waited);
 
 /* A call through stdio on fd (described by d): the run-queue time to pass
  * as q0 (UINT64_MAX unless fd has waited before), and the call, begun at
