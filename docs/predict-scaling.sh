@@ -34,7 +34,7 @@ set -u
 P=$1 TD=$2 TS=${3:-"2 4 8"} R=${4:-3}
 [ -x "$P" ] && [ -d "$TD" ] || { echo "usage: $0 PTBENCH TESTS-DIR \"THREADS\" [ROUNDS]" >&2; exit 2; }
 J=$TD/jget
-V=$(mktemp -d)
+V=$(mktemp -d -p /dev/shm 2> /dev/null || mktemp -d)   # in memory: see predict-validation.sh
 trap 'rm -rf "$V"' EXIT
 now() { date +%s.%N; }
 sub() { echo "$1 - $2" | bc; }
@@ -54,6 +54,9 @@ echo "probe: cpus=$(nproc) kernel=$(uname -r) one_loop=$(sub $b $a) two_loops_on
 	"schedstat=$(test -r /proc/self/schedstat && echo yes || echo no)"
 
 awk -v N="${LINES:-280000}" 'BEGIN{srand(42); split("GET POST PUT DELETE",m," "); split("/index.html /api/v1/users /static/app.js /login /search?q=threads /img/logo.png",u," "); for(i=0;i<N;i++){printf "2026-11-%02d %02d:%02d:%02d 10.%d.%d.%d %s %s %d %d \"Mozilla/5.0 (X11; Linux x86_64)\" req=%d\n", 1+int(rand()*28), int(rand()*24), int(rand()*60), int(rand()*60), int(rand()*255), int(rand()*255), int(rand()*255), m[1+int(rand()*4)], u[1+int(rand()*6)], (rand()<0.9?200:404), int(rand()*50000), i}}' > "$V/data.txt"
+# pigz -d: one inflating thread whatever -p says, its speed-up not the
+# thread count (predict-validation.sh)
+pigz -9 -c < "$V/data.txt" > "$V/data.gz" 2> /dev/null || rm -f "$V/data.gz"
 
 # record_each NAME CPUS COMMAND...: record with each library, predict for
 # CPUS into $V/NAME.K.json (K = 1, 2, ... in LIBS' order)
@@ -98,20 +101,22 @@ while [ $r -le "$R" ]; do
 	synthetic queue "$TD/trace-queue" 8 20 6000000
 	synthetic pool "$TD/trace-pool" 8 16 6000000
 	for t in $TS; do
-		for name in pigz pbzip2 xz zstd; do
-			command -v $name > /dev/null || continue
+		for name in pigz pbzip2 xz zstd pigz-d; do
+			command -v ${name%-d} > /dev/null || continue
+			in=$V/data.txt
 			case $name in
+			pigz-d) cmd="pigz -d -p $t -c" in=$V/data.gz ;;
 			pigz) cmd="pigz -9 -p $t -c" ;; pbzip2) cmd="pbzip2 -p$t -c" ;;
 			xz) cmd="xz -1 -T$t -c" ;; zstd) cmd="zstd -12 -T$t -c" ;;
 			esac
-			STDIN="$V/data.txt"
+			STDIN=$in
 			record_each t "$t" $cmd
 			STDIN=/dev/null
 			with_machine "$V/t.trace" "$t" "$V/pm.json"
-			a=$(now); taskset -c "$(cpus $t)" $cmd < "$V/data.txt" > "$V/real.out"; b=$(now)
+			a=$(now); taskset -c "$(cpus $t)" $cmd < "$in" > "$V/real.out"; b=$(now)
 			plain=-
 			if [ "${PLAIN:-1}" != 0 ]; then
-				c=$(now); taskset -c 0 $cmd < "$V/data.txt" > /dev/null; d=$(now)
+				c=$(now); taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
 				plain=$(sub $d $c)
 			fi
 			cmp -s "$V/t.out" "$V/real.out" && same=same || same=DIFFERENT
