@@ -95,11 +95,10 @@ static double median(double *v, int n)
 	return v[n / 2];
 }
 
-static int start(struct sleeper *s, const struct ptb_topology *t, int pu, int fifo)
+/* A thread under SCHED_FIFO (priority 1) when fifo and permitted, else
+ * under the normal policy.  0, or -1 when none could be created. */
+static int spawn(pthread_t *th, void *(*fn)(void *), void *arg, int fifo)
 {
-	*s = (struct sleeper){ .t = t, .pu = pu };
-	pthread_mutex_init(&s->m, NULL);
-	pthread_cond_init(&s->c, NULL);
 	pthread_attr_t a;
 	pthread_attr_init(&a);
 	struct sched_param sp = { .sched_priority = 1 };
@@ -108,11 +107,19 @@ static int start(struct sleeper *s, const struct ptb_topology *t, int pu, int fi
 		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
 		pthread_attr_setschedparam(&a, &sp);
 	}
-	int rc = pthread_create(&s->thread, &a, sleep_loop, s);
+	int rc = pthread_create(th, &a, fn, arg);
 	if (rc && fifo)                  /* not permitted: the normal policy */
-		rc = pthread_create(&s->thread, NULL, sleep_loop, s);
+		rc = pthread_create(th, NULL, fn, arg);
 	pthread_attr_destroy(&a);
 	return rc ? -1 : 0;
+}
+
+static int start(struct sleeper *s, const struct ptb_topology *t, int pu, int fifo)
+{
+	*s = (struct sleeper){ .t = t, .pu = pu };
+	pthread_mutex_init(&s->m, NULL);
+	pthread_cond_init(&s->c, NULL);
+	return spawn(&s->thread, sleep_loop, s, fifo);
 }
 
 static void stop(struct sleeper *s)
@@ -181,19 +188,7 @@ double ptb_record_remote_wake_ns(const struct ptb_topology *t, int pu, int fifo)
 {
 	struct probe p = { t, pu, fifo, -1 };
 	pthread_t th;
-	pthread_attr_t a;
-	pthread_attr_init(&a);
-	struct sched_param sp = { .sched_priority = 1 };
-	if (fifo) {
-		pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
-		pthread_attr_setschedpolicy(&a, SCHED_FIFO);
-		pthread_attr_setschedparam(&a, &sp);
-	}
-	int rc = pthread_create(&th, &a, signal_loop, &p);
-	if (rc && fifo)
-		rc = pthread_create(&th, NULL, signal_loop, &p);
-	pthread_attr_destroy(&a);
-	if (rc)
+	if (spawn(&th, signal_loop, &p, fifo))
 		return -1;
 	pthread_join(th, NULL);
 	return p.result;
