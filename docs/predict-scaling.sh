@@ -25,11 +25,17 @@
 # in that order: two recorders compared on the same real runs.  PLAIN=0
 # skips the unrecorded run on one CPU (the recording overhead's reference).
 #
+# Real runs on N CPUs use N PUs of distinct cores where the machine has N
+# cores (sysfs' thread_siblings_list), since the replay knows nothing of
+# SMT siblings sharing a core; the probe line prints the PUs it takes.
+# DEADLINE=S starts no round after S seconds, for a machine lent by the
+# minute: every finished round is printed as it ends.
+#
 # With MACHINE=RESULT.json (a `ptbench run` of the target machine with
 # cond.pingpong, mutex.pingpong and create) each line also gives the
 # prediction with --machine, pred_m.
 #
-#   [LINES=N] [LIBS=...] [PLAIN=0] [MACHINE=FILE] docs/predict-scaling.sh PTBENCH TESTS-DIR "THREADS" [ROUNDS]
+#   [LINES=N] [LIBS=...] [PLAIN=0] [MACHINE=FILE] [DEADLINE=S] docs/predict-scaling.sh PTBENCH TESTS-DIR "THREADS" [ROUNDS]
 set -u
 P=$1 TD=$2 TS=${3:-"2 4 8"} R=${4:-3}
 [ -x "$P" ] && [ -d "$TD" ] || { echo "usage: $0 PTBENCH TESTS-DIR \"THREADS\" [ROUNDS]" >&2; exit 2; }
@@ -38,7 +44,18 @@ V=$(mktemp -d -p /dev/shm 2> /dev/null || mktemp -d)   # in memory: see predict-
 trap 'rm -rf "$V"' EXIT
 now() { date +%s.%N; }
 sub() { echo "$1 - $2" | bc; }
-cpus() { echo "0-$(($1 - 1))"; }
+# the first PU of each core, in order; where there are fewer cores than
+# asked for, the first N PUs
+cores=$(for d in /sys/devices/system/cpu/cpu[0-9]*; do
+	s=$(cat "$d/topology/thread_siblings_list" 2> /dev/null) || continue
+	[ "${s%%[,-]*}" = "${d##*cpu}" ] && echo "${d##*cpu}"
+done | sort -n | tr '\n' ' ')
+cpus() {
+	set -- "$1" $cores
+	[ $# -gt "$1" ] || { echo "0-$(($1 - 1))"; return; }
+	echo "$@" | cut -d' ' -f2-$(($1 + 1)) | tr ' ' ','
+}
+start=$(date +%s)
 with_machine() {
 	rm -f "$3"
 	[ -n "${MACHINE:-}" ] && "$P" predict "$1" --cpus "$2" --machine "$MACHINE" --format json > "$3"
@@ -51,7 +68,8 @@ a=$(now); sh -c "$loop"; b=$(now)
 c=$(now); taskset -c 0 sh -c "($loop) & ($loop) & wait"; d=$(now)
 echo "probe: cpus=$(nproc) kernel=$(uname -r) one_loop=$(sub $b $a) two_loops_on_cpu0=$(sub $d $c)" \
 	"fifo=$(chrt -f 1 true 2> /dev/null && echo yes || echo no)" \
-	"schedstat=$(test -r /proc/self/schedstat && echo yes || echo no)"
+	"schedstat=$(test -r /proc/self/schedstat && echo yes || echo no)" \
+	"pus_for_8=$(cpus 8)"
 
 awk -v N="${LINES:-280000}" 'BEGIN{srand(42); split("GET POST PUT DELETE",m," "); split("/index.html /api/v1/users /static/app.js /login /search?q=threads /img/logo.png",u," "); for(i=0;i<N;i++){printf "2026-11-%02d %02d:%02d:%02d 10.%d.%d.%d %s %s %d %d \"Mozilla/5.0 (X11; Linux x86_64)\" req=%d\n", 1+int(rand()*28), int(rand()*24), int(rand()*60), int(rand()*60), int(rand()*255), int(rand()*255), int(rand()*255), m[1+int(rand()*4)], u[1+int(rand()*6)], (rand()<0.9?200:404), int(rand()*50000), i}}' > "$V/data.txt"
 # pigz -d: one inflating thread whatever -p says, its speed-up not the
@@ -96,6 +114,7 @@ synthetic() {
 STDIN=/dev/null
 r=1
 while [ $r -le "$R" ]; do
+	[ $r -gt 1 ] && [ -n "${DEADLINE:-}" ] && [ $(($(date +%s) - start)) -ge "$DEADLINE" ] && break
 	synthetic phases "$TD/trace-phases" 8 8 6000000 3200000
 	synthetic lock "$TD/trace-lock" 8 60 600000
 	synthetic queue "$TD/trace-queue" 8 20 6000000
@@ -124,6 +143,7 @@ while [ $r -le "$R" ]; do
 				"sched=$("$J" "$V/t.1.json" recorded.sched)" \
 				"events=$("$J" "$V/t.1.json" recorded.events)" \
 				"trace_wall=$("$J" "$V/t.1.json" recorded.wall_s) plain1=$plain" \
+				"remote_wake=$("$J" "$V/t.1.json" remote_wake.seconds)" \
 				"$(preds t 0) pred_m=$(jm "$V/pm.json" 0) real=$(sub $b $a) output=$same" \
 				"warning=$(grep -c warning "$V/t.err")"
 		done
