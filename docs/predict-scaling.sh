@@ -15,6 +15,9 @@
 # fifo=no), and `echo $$ > /sys/fs/cgroup/cgroup.procs` first may permit it.
 # Real runs use the normal policy: the machine is meant to be quiet, and
 # SCHED_FIFO would be throttled past 0.95 s (see predict-validation.sh).
+# REAL_SCHED=fifo runs them under SCHED_FIFO instead (chrt -f 1), which
+# tells the scheduler's placement of more threads than CPUs apart from
+# the replay's own error.
 # Whether taskset confines a program is probed first and printed: where it
 # does not (a sandboxed kernel may accept and ignore the mask), a real run
 # with T threads still uses at most T CPUs of the otherwise idle machine,
@@ -33,9 +36,17 @@
 #
 # With MACHINE=RESULT.json (a `ptbench run` of the target machine with
 # cond.pingpong, mutex.pingpong and create) each line also gives the
-# prediction with --machine, pred_m.
+# prediction with --machine, pred_m; with WORKING_SET=BYTES as well (and
+# corun.table in the file) that prediction applies the co-running slowdown.
 #
-#   [LINES=N] [LIBS=...] [PLAIN=0] [MACHINE=FILE] [DEADLINE=S] docs/predict-scaling.sh PTBENCH TESTS-DIR "THREADS" [ROUNDS]
+# CPU work may itself be slower when more CPUs are busy (a lower clock,
+# host cores shared by a guest's vCPUs), which no recording on one PU can
+# see.  So each line also gives the CPU time of the real run (cpu_real,
+# from the shell's children's times, in clock ticks) and of the replay
+# (cpu_rec), and the synthetic programs' own account of their work in the
+# real run (real_printed) beside the recording's (printed).
+#
+#   [LINES=N] [LIBS=...] [PLAIN=0] [MACHINE=FILE] [DEADLINE=S] [REAL_SCHED=fifo] docs/predict-scaling.sh PTBENCH TESTS-DIR "THREADS" [ROUNDS]
 set -u
 P=$1 TD=$2 TS=${3:-"2 4 8"} R=${4:-3}
 [ -x "$P" ] && [ -d "$TD" ] || { echo "usage: $0 PTBENCH TESTS-DIR \"THREADS\" [ROUNDS]" >&2; exit 2; }
@@ -50,6 +61,12 @@ cores=$(for d in /sys/devices/system/cpu/cpu[0-9]*; do
 	s=$(cat "$d/topology/thread_siblings_list" 2> /dev/null) || continue
 	[ "${s%%[,-]*}" = "${d##*cpu}" ] && echo "${d##*cpu}"
 done | sort -n | tr '\n' ' ')
+real() {
+	case ${REAL_SCHED:-other} in
+	fifo) chrt -f 1 taskset -c "$@" ;;
+	*) taskset -c "$@" ;;
+	esac
+}
 cpus() {
 	set -- "$1" $cores
 	[ $# -gt "$1" ] || { echo "0-$(($1 - 1))"; return; }
@@ -58,13 +75,25 @@ cpus() {
 start=$(date +%s)
 with_machine() {
 	rm -f "$3"
-	[ -n "${MACHINE:-}" ] && "$P" predict "$1" --cpus "$2" --machine "$MACHINE" --format json > "$3"
+	[ -n "${MACHINE:-}" ] && "$P" predict "$1" --cpus "$2" --machine "$MACHINE" \
+		${WORKING_SET:+--working-set "$WORKING_SET"} --format json > "$3"
+}
+# CPU seconds used so far by this shell's finished children, and of a
+# replay: utilization x CPUs x wall time
+hz=$(getconf CLK_TCK 2> /dev/null || echo 100)
+kids() { sed 's/.*) //' /proc/$$/stat | awk '{ print $14 + $15 }'; }
+cpu_since() { echo "scale=3; ($(kids) - $1) / $hz" | bc; }
+cpu_rec() {
+	echo "$("$J" "$1" predictions.$2.utilization) * $("$J" "$1" predictions.$2.cpus) * $("$J" "$1" predictions.$2.wall_s)" |
+		sed 's/e-\([0-9]*\)/*10^-\1/g' | bc -l | cut -c1-6
 }
 jm() { [ -s "$1" ] && "$J" "$1" predictions.$2.wall_s || echo -; }
 
-# Does taskset confine?  Two busy loops on one CPU take twice one loop's time.
+# Does taskset confine?  Two busy loops on one CPU take twice one loop's
+# time (the first loop warms up and is not timed).
 loop='i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done'
-a=$(now); sh -c "$loop"; b=$(now)
+taskset -c 0 sh -c "$loop"
+a=$(now); taskset -c 0 sh -c "$loop"; b=$(now)
 c=$(now); taskset -c 0 sh -c "($loop) & ($loop) & wait"; d=$(now)
 echo "probe: cpus=$(nproc) kernel=$(uname -r) one_loop=$(sub $b $a) two_loops_on_cpu0=$(sub $d $c)" \
 	"fifo=$(chrt -f 1 true 2> /dev/null && echo yes || echo no)" \
@@ -105,8 +134,10 @@ synthetic() {
 	with_machine "$V/$name.trace" 1,2,4,8 "$V/sm.json"
 	k=0
 	for n in 1 2 4 8; do
-		a=$(now); taskset -c "$(cpus $n)" "$@" > /dev/null; b=$(now)
-		echo "$r $name cpus=$n$(preds $name $k) pred_m=$(jm "$V/sm.json" $k) real=$(sub $b $a) printed=$(cat "$V/$name.out")"
+		k0=$(kids); a=$(now); real "$(cpus $n)" "$@" > "$V/real.out"; b=$(now)
+		echo "$r $name cpus=$n$(preds $name $k) pred_m=$(jm "$V/sm.json" $k) real=$(sub $b $a)" \
+			"cpu_rec=$(cpu_rec "$V/$name.1.json" $k) cpu_real=$(cpu_since $k0)" \
+			"printed=$(cat "$V/$name.out") real_printed=$(cat "$V/real.out")"
 		k=$((k + 1))
 	done
 }
@@ -132,7 +163,8 @@ while [ $r -le "$R" ]; do
 			record_each t "$t" $cmd
 			STDIN=/dev/null
 			with_machine "$V/t.trace" "$t" "$V/pm.json"
-			a=$(now); taskset -c "$(cpus $t)" $cmd < "$in" > "$V/real.out"; b=$(now)
+			k0=$(kids); a=$(now); real "$(cpus $t)" $cmd < "$in" > "$V/real.out"; b=$(now)
+			cpu_real=$(cpu_since $k0)
 			plain=-
 			if [ "${PLAIN:-1}" != 0 ]; then
 				c=$(now); taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
@@ -145,6 +177,7 @@ while [ $r -le "$R" ]; do
 				"trace_wall=$("$J" "$V/t.1.json" recorded.wall_s) plain1=$plain" \
 				"remote_wake=$("$J" "$V/t.1.json" remote_wake.seconds)" \
 				"$(preds t 0) pred_m=$(jm "$V/pm.json" 0) real=$(sub $b $a) output=$same" \
+				"cpu_rec=$(cpu_rec "$V/t.1.json" 0) cpu_real=$cpu_real" \
 				"warning=$(grep -c warning "$V/t.err")"
 		done
 	done
