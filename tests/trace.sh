@@ -172,19 +172,27 @@ check "a program killed by SIGTERM: status 143 (got $rc)" test $rc -eq 143
 check "  and its trace is complete" test $? -eq 0
 
 # --- the remote wake-up cost: measured by record where a second PU is
-# allowed, none where only one is; --remote-wake replaces it.  With 1 ms
-# the phases' barriers, each waking threads onto idle CPUs, cost every
-# phase at least 1 ms on 4 CPUs; on 1 CPU nothing is ever idle.
+# allowed and SCHED_FIFO permitted, none where only one PU is or under the
+# normal policy; --remote-wake replaces it.  With 1 ms the phases'
+# barriers, each waking threads onto idle CPUs, cost every phase at least
+# 1 ms on 4 CPUs; on 1 CPU nothing is ever idle.
 "$PTBENCH" predict "$tmp/phases.trace" --cpus 1,4 --format json > "$tmp/rw.json"
 from=$("$JGET" "$tmp/rw.json" remote_wake.from)
 cost=$("$JGET" "$tmp/rw.json" remote_wake.seconds)
-if [ "$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)" -gt 1 ]; then   # allowed PUs
+sched=$("$JGET" "$tmp/rw.json" recorded.sched)
+npu=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)   # allowed PUs
+if [ "$npu" -gt 1 ] && [ "$sched" = fifo ]; then
 	check "record measured the remote wake-up on 2 PUs: $cost s, from '$from'" \
 		awk -v f="$from" -v c="$cost" 'BEGIN { exit !(f == "recording" && c >= 0 && c < 0.01) }'
 else
-	check "record measured no remote wake-up on 1 PU: from '$from', $cost s" \
+	check "record measured no remote wake-up ($npu PUs, $sched): from '$from', $cost s" \
 		awk -v f="$from" -v c="$cost" 'BEGIN { exit !(f == "none" && c == 0) }'
 fi
+"$PTBENCH" record --sched other -o "$tmp/other.trace" -- "$TRACE_PHASES" 2 1 1000 1000 \
+	> /dev/null 2>&1
+"$PTBENCH" predict "$tmp/other.trace" --cpus 2 --format json > "$tmp/rwo.json"
+check "  none under the normal policy, where the local sample is as dear as the remote" \
+	test "$("$JGET" "$tmp/rwo.json" remote_wake.from)" = none
 for us in 0 1000; do
 	"$PTBENCH" predict "$tmp/phases.trace" --cpus 1,4 --remote-wake $us --format json \
 		> "$tmp/rw$us.json"

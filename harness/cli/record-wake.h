@@ -14,8 +14,10 @@
 /* The median time a thread on `pu` spends signalling a condition variable
  * (lock, signal, unlock) that a thread asleep on another allowed PU waits
  * on, less the same with the sleeper on `pu` itself; at least 0.  fifo:
- * both threads under SCHED_FIFO where permitted, as the recording is.
- * -1 when no other PU is allowed or the threads could not be run. */
+ * the threads under SCHED_FIFO, as the recording is.  -1 when no other
+ * PU is allowed, the threads could not be run, or fifo is 0 or not
+ * permitted (the normal policy makes the local sample as dear as the
+ * remote one). */
 double ptb_record_remote_wake_ns(const struct ptb_topology *t, int pu, int fifo);
 
 #endif
