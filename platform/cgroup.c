@@ -98,16 +98,22 @@ static void read_v1(const char *root, const char *controllers, const char *cgrou
 	}
 }
 
-void ptb_cpu_quota_read(const char *root, struct ptb_cpu_quota *q)
+/* This process's cgroups from ROOT/proc/self/cgroup: the unified (v2)
+ * one and the v1 one holding the cpu controller, with that hierarchy's
+ * controller list; "" for each not found.  -1 when the file is unreadable. */
+struct own_cgroups {
+	char v2[256], v1[256], v1_controllers[128];
+};
+
+static int own_cgroups_read(const char *root, struct own_cgroups *c)
 {
-	char path[400], line[512], v2[256] = "", v1[256] = "", v1_controllers[128] = "";
+	char path[400], line[512];
 	FILE *in;
 
-	q->cpus = -1;
-	q->file[0] = '\0';
+	*c = (struct own_cgroups){ "", "", "" };
 	snprintf(path, sizeof path, "%s/proc/self/cgroup", root);
 	if (!(in = fopen(path, "r")))
-		return;
+		return -1;
 	while (fgets(line, sizeof line, in)) {
 		char *controllers = strchr(line, ':'), *cgroup;
 		if (!controllers || !(cgroup = strchr(controllers + 1, ':')))
@@ -116,17 +122,38 @@ void ptb_cpu_quota_read(const char *root, struct ptb_cpu_quota *q)
 		*controllers++ = '\0';
 		cgroup[strcspn(cgroup, "\n")] = '\0';
 		if (strcmp(line, "0") == 0 && !controllers[0])
-			snprintf(v2, sizeof v2, "%s", cgroup);
+			snprintf(c->v2, sizeof c->v2, "%s", cgroup);
 		else if (has_cpu_controller(controllers)) {
-			snprintf(v1, sizeof v1, "%s", cgroup);
-			snprintf(v1_controllers, sizeof v1_controllers, "%s", controllers);
+			snprintf(c->v1, sizeof c->v1, "%s", cgroup);
+			snprintf(c->v1_controllers, sizeof c->v1_controllers, "%s", controllers);
 		}
 	}
 	fclose(in);
-	if (v1[0])
-		read_v1(root, v1_controllers, strcmp(v1, "/") ? v1 : "", q);
-	else if (v2[0]) {
+	return 0;
+}
+
+void ptb_cpu_quota_read(const char *root, struct ptb_cpu_quota *q)
+{
+	struct own_cgroups c;
+	char path[400];
+
+	q->cpus = -1;
+	q->file[0] = '\0';
+	if (own_cgroups_read(root, &c))
+		return;
+	if (c.v1[0])
+		read_v1(root, c.v1_controllers, strcmp(c.v1, "/") ? c.v1 : "", q);
+	else if (c.v2[0]) {
 		snprintf(path, sizeof path, "%s" CGROUP_MOUNT, root);
-		walk_up(path, strcmp(v2, "/") ? v2 : "", &v2_files, q);
+		walk_up(path, strcmp(c.v2, "/") ? c.v2 : "", &v2_files, q);
 	}
+}
+
+int ptb_cpu_cgroup(const char *root, char *buf, size_t len)
+{
+	struct own_cgroups c;
+	if (own_cgroups_read(root, &c) || !(c.v1[0] || c.v2[0]))
+		return -1;
+	snprintf(buf, len, "%s", c.v1[0] ? c.v1 : c.v2);
+	return 0;
 }

@@ -9,6 +9,8 @@
 #ifndef PTB_CGROUP_H
 #define PTB_CGROUP_H
 
+#include <stddef.h>
+
 struct ptb_cpu_quota {
 	double cpus;           /* quota / period in CPUs; -1 when no quota is set or none was readable */
 	char file[448];        /* the file that set it (below root), or "" */
@@ -18,5 +20,12 @@ struct ptb_cpu_quota {
  * ROOT/sys/fs/cgroup.  root is "" for the live machine; tests give a
  * directory holding a synthetic tree. */
 void ptb_cpu_quota_read(const char *root, struct ptb_cpu_quota *q);
+
+/* The path of the cgroup that holds this process's CPU controller (v1's
+ * cpu hierarchy, else the unified one), as ROOT/proc/self/cgroup names it:
+ * "/" for the root cgroup.  0, or -1 when none is named.  Real-time
+ * scheduling may be refused in any other (real-time group scheduling
+ * gives a new group no real-time time). */
+int ptb_cpu_cgroup(const char *root, char *buf, size_t len);
 
 #endif

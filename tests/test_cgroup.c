@@ -3,8 +3,9 @@
  * The cgroup CPU quota (platform/cgroup.c) on synthetic trees under
  * tests/data/cgroup: v2 with a quota set on an ancestor slice, none at
  * all, a cgroup namespace, a container without one; v1 with the cpu
- * controller mounted at its controller list or alone.  The live machine
- * is only read for consistency: any quota found names its file.
+ * controller mounted at its controller list or alone; and the path of
+ * the cgroup holding the CPU controller in each.  The live machine is
+ * only read for consistency: any quota found names its file.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,15 +15,15 @@
 #include "tap.h"
 
 static const struct {
-	const char *tree;        double cpus;  const char *file;
+	const char *tree;        double cpus;  const char *file;      const char *cgroup;
 } cases[] = {
-	{ "v2-slice",            1.5,          "/sys/fs/cgroup/bench.slice/cpu.max" },
-	{ "v2-unlimited",        -1,           "" },
-	{ "v2-namespaced",       0.5,          "/sys/fs/cgroup/cpu.max" },
-	{ "v2-host-path",        1.0,          "/sys/fs/cgroup/cpu.max" },
-	{ "v1",                  2.5,          "/sys/fs/cgroup/cpu,cpuacct/docker/4f1c/cpu.cfs_quota_us" },
-	{ "v1-unlimited",        -1,           "" },
-	{ "no-such-tree",        -1,           "" },
+	{ "v2-slice",            1.5,          "/sys/fs/cgroup/bench.slice/cpu.max", "/bench.slice/run.scope" },
+	{ "v2-unlimited",        -1,           "",                   "/user.slice" },
+	{ "v2-namespaced",       0.5,          "/sys/fs/cgroup/cpu.max", "/" },
+	{ "v2-host-path",        1.0,          "/sys/fs/cgroup/cpu.max", "/docker/4f1c" },
+	{ "v1",                  2.5,          "/sys/fs/cgroup/cpu,cpuacct/docker/4f1c/cpu.cfs_quota_us", "/docker/4f1c" },
+	{ "v1-unlimited",        -1,           "",                   "/" },
+	{ "no-such-tree",        -1,           "",                   NULL },
 };
 
 int main(void)
@@ -40,6 +41,12 @@ int main(void)
 		tap_ok(q.cpus == cases[i].cpus && strcmp(q.file, want) == 0,
 		       "%s: %.2f CPUs from \"%s\" (got %.2f from \"%s\")", cases[i].tree,
 		       cases[i].cpus, cases[i].file, q.cpus, q.file);
+		char cg[256] = "";
+		int rc = ptb_cpu_cgroup(root, cg, sizeof cg);
+		const char *exp = cases[i].cgroup;
+		tap_ok(exp ? rc == 0 && strcmp(cg, exp) == 0 : rc == -1,
+		       "  the CPU controller's cgroup: %s (got %s)", exp ? exp : "none",
+		       rc ? "none" : cg);
 	}
 	ptb_cpu_quota_read("", &q);
 	tap_ok((q.cpus == -1 && !q.file[0]) || (q.cpus > 0 && strstr(q.file, "/sys/fs/cgroup/")),

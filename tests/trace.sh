@@ -193,6 +193,25 @@ fi
 "$PTBENCH" predict "$tmp/other.trace" --cpus 2 --format json > "$tmp/rwo.json"
 check "  none under the normal policy, where the local sample is as dear as the remote" \
 	test "$("$JGET" "$tmp/rwo.json" remote_wake.from)" = none
+
+# --- refused SCHED_FIFO: one warning that says what would permit it.  An
+# unprivileged user with no real-time priority limit is refused anywhere.
+as_nobody() { setpriv --reuid 65534 --regid 65534 --clear-groups sh -c 'ulimit -r 0 2> /dev/null; "$@"' sh "$@"; }
+nob=$(mktemp -d)
+chmod 777 "$nob"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null && as_nobody "$PTBENCH" list > /dev/null 2>&1; then
+	as_nobody "$PTBENCH" record -o "$nob/t.trace" -- true 2> "$nob/err"
+	rc=$?
+	check "record as an unprivileged user: status 0 (got $rc), one warning naming ulimit -r" \
+		sh -c "[ $rc -eq 0 ] && [ \$(wc -l < '$nob/err') -eq 1 ] && grep -q 'ulimit -r' '$nob/err'"
+	"$PTBENCH" predict "$nob/t.trace" --cpus 2 --format json > "$nob/t.json"
+	check "  recorded under the normal policy, with no remote wake-up figure" \
+		test "$("$JGET" "$nob/t.json" recorded.sched)/$("$JGET" "$nob/t.json" remote_wake.from)" = other/none
+else
+	skip "record as an unprivileged user: not root, no setpriv, or this build unreadable to nobody"
+	skip "  recorded under the normal policy"
+fi
+rm -rf "$nob"
 for us in 0 1000; do
 	"$PTBENCH" predict "$tmp/phases.trace" --cpus 1,4 --remote-wake $us --format json \
 		> "$tmp/rw$us.json"

@@ -25,6 +25,7 @@
 #include "cli/error.h"
 #include "cli/options.h"
 #include "cli/record-wake.h"
+#include "platform/cgroup.h"
 #include "platform/process.h"
 #include "platform/topology.h"
 #include "record/target.h"
@@ -139,6 +140,27 @@ static void remote_wake(const struct ptb_topology *t, int pu, int fifo)
 		unsetenv("PTB_TRACE_REMOTE_WAKE_NS");
 }
 
+/* Why SCHED_FIFO was refused, and what would permit it.  Root refused
+ * is a cgroup with no real-time time (real-time group scheduling, as on a
+ * 16-vCPU guest whose jobs ran in cgroups of their own), where the root
+ * cgroup has it. */
+static void warn_no_fifo(int e)
+{
+	char cg[256] = "", why[512] = "";
+	if (e == EPERM && geteuid() != 0)
+		snprintf(why, sizeof why, ": it needs root, CAP_SYS_NICE or a real-time "
+			 "priority limit (ulimit -r) of at least 1");
+	else if (e == EPERM && ptb_cpu_cgroup("", cg, sizeof cg) == 0 && strcmp(cg, "/"))
+		snprintf(why, sizeof why, ": as root in cgroup %s, which may have no "
+			 "real-time time; the root cgroup has (write a shell's pid to its "
+			 "cgroup.procs and record from that shell)", cg);
+	else if (e == EPERM)
+		snprintf(why, sizeof why, ": as root, the cgroup may have no real-time time");
+	fprintf(stderr, "ptbench record: warning: SCHED_FIFO not permitted (%s%s); "
+		"recording under the normal policy, where threads on one PU may preempt "
+		"each other, and with no remote wake-up figure\n", strerror(e), why);
+}
+
 /* One PU, and SCHED_FIFO where permitted: both inherited by the child. */
 static int place(const struct record_args *a)
 {
@@ -155,16 +177,8 @@ static int place(const struct record_args *a)
 	if (rc)
 		return ptb_bad_input("record", "%s", err);
 	struct sched_param sp = { .sched_priority = 1 };
-	if (a->fifo && sched_setscheduler(0, SCHED_FIFO, &sp) != 0) {
-		int e = errno;
-		/* root refused: a cgroup with no real-time time (cgroup v2 with
-		 * real-time group scheduling), where the root cgroup has it */
-		fprintf(stderr, "ptbench record: warning: SCHED_FIFO not permitted (%s%s); "
-			"recording under the normal policy, where threads on one PU may "
-			"preempt each other\n", strerror(e),
-			e == EPERM && geteuid() == 0 ? ": as root, the cgroup may have no "
-			"real-time time; the root cgroup has" : "");
-	}
+	if (a->fifo && sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
+		warn_no_fifo(errno);
 	return 0;
 }
 
