@@ -76,6 +76,26 @@ static void make_lock_of(int lock, int unlock)
 
 static void make_lock(void) { make_lock_of(PTB_EV_LOCK, PTB_EV_UNLOCK); }
 
+/* A create that failed used up number 1, which left no events; threads 2
+ * and 3 start at 50 ms of the recording and work 100 ms each: 149 ms on
+ * 2 CPUs from the main thread's start at 1 ms (not the empty number's 0). */
+static void make_failed_create(void)
+{
+	ev(0, 1 * MS, PTB_EV_START, 0, 0, UINT32_MAX, 0);      /* after the file's t0 */
+	ev(0, 50 * MS, PTB_EV_CREATE, 0, 0, 2, 0);
+	ev(0, 50 * MS, PTB_EV_CREATE, 0, 0, 3, 0);
+	ev(0, 50 * MS, PTB_EV_JOIN, 1, 0, 2, 0);
+	ev(2, 50 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 150 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(3, 150 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(3, 250 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 250 * MS, PTB_EV_JOIN, 2, 0, 2, 0);
+	ev(0, 250 * MS, PTB_EV_JOIN, 1, 0, 3, 0);
+	ev(0, 250 * MS, PTB_EV_JOIN, 2, 0, 3, 0);
+	ev(0, 250 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	nth = 4;                 /* number 1's chunk is written, empty */
+}
+
 /* The main thread works 5 ms and joins thread 1, which works 10 ms: on 2
  * CPUs the join ends at the exit, a wake-up by a thread that is gone. */
 static void make_join_late(void)
@@ -263,6 +283,39 @@ static void make_random(unsigned seed)
 	}
 }
 
+/* The program's name: refused without its NUL, made printable UTF-8. */
+static void check_names(void)
+{
+	static const struct { const char *name, *want; } cases[] = {
+		{ "pigz", "pigz" }, { "caf\xc3\xa9", "caf\xc3\xa9" }, { "prog\xe9x", "prog?x" },
+		{ "cut\xe2\x82", "cut??" }, { "over\xc0\xaflong", "over??long" },
+		{ "line\nfeed", "line?feed" }, { "sur\xed\xa0\x80", "sur???" },
+	};
+	struct ptb_trace t;
+	char err[256];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		make_join_late();
+		memset(made_name, 0, sizeof made_name);
+		strcpy(made_name, cases[i].name);
+		write_trace(path);
+		int rc = ptb_trace_load(path, &t, err, sizeof err);
+		tap_ok(rc == 0 && !strcmp(t.h.program, cases[i].want), "the name %zu reads as '%s' (%s)",
+		       i, cases[i].want, rc ? err : t.h.program);
+		if (!rc)
+			ptb_trace_free(&t);
+		memset(th, 0, sizeof th);
+		nth = 0;
+	}
+	make_join_late();
+	memset(made_name, 'A', sizeof made_name);
+	write_trace(path);
+	tap_ok(ptb_trace_load(path, &t, err, sizeof err) == -1 && strstr(err, "name"),
+	       "a name of 72 bytes without its end is refused (%s)", err);
+	memset(th, 0, sizeof th);
+	nth = 0;
+	strcpy(made_name, "made");
+}
+
 int main(void)
 {
 	snprintf(path, sizeof path, "/tmp/ptb-test-trace-%ld", (long)getpid());
@@ -298,6 +351,10 @@ int main(void)
 		 shared_ms);
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 85.0, 0.01, "on 8 CPUs the same");
+	make_failed_create();
+	tap_near(replay(2, NULL), 149.0, 0.01,
+		 "a thread number a failed create used up: 149 ms on 2 CPUs, not 2^64 ns");
+	check_names();
 
 	/* the target machine's costs (predict --machine), each exactly where
 	 * the path meets it */

@@ -257,6 +257,12 @@ refused "predict of an empty file" predict "$tmp/empty.trace"
 refused "predict of a missing file" predict "$tmp/none.trace"
 refused "predict --cpus 0" predict "$tmp/lock.trace" --cpus 0
 refused "predict --cpus 1,,x" predict "$tmp/lock.trace" --cpus 1,x
+refused "predict --cpus 1,,2 (a number left out)" predict "$tmp/lock.trace" --cpus 1,,2
+refused "predict --cpus 1, (a number left out)" predict "$tmp/lock.trace" --cpus 1,
+timeout 20 "$PTBENCH" predict /dev/zero > /dev/null 2> "$tmp/zero.err"
+rc=$?
+check "predict of an endless stream that is no trace (/dev/zero): refused at once, exit 2 (got $rc)" \
+	test $rc -eq 2 -a "$(wc -l < "$tmp/zero.err")" -eq 1
 refused "predict --format xml" predict "$tmp/lock.trace" --format xml
 refused "predict without a trace" predict
 refused "predict --remote-wake x" predict "$tmp/lock.trace" --remote-wake x

@@ -256,8 +256,9 @@ int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o)
 	for (uint32_t i = 0; i < t->nthreads; i++) {
 		const struct ptb_trace_thread *tt = &t->th[i];
 		struct pass p = { .th = &o->th[i], .probe_ns = t->h.probe_ns, .io_op = SIZE_MAX };
-		if (tt->n)
-			p.last_end = tt->ev[0].t, o->th[i].start_t = tt->ev[0].t;
+		if (!tt->n)
+			continue;        /* a number a failed create used up: no thread */
+		p.last_end = tt->ev[0].t, o->th[i].start_t = tt->ev[0].t;
 		for (size_t k = 0; k < tt->n; k++)
 			if (one_event(&p, &tt->ev[k]))
 				return ptb_ops_free(o), -1;

@@ -33,6 +33,10 @@ static int read_all(const char *path, unsigned char **buf, size_t *len, char *er
 	unsigned char *b = malloc(cap);
 	size_t r;
 	while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
+		if (n < 8 && n + r >= 8 && memcmp(b, PTB_TRACE_MAGIC, 8)) {
+			n += r;
+			break;           /* not a trace: /dev/zero is not read to its end */
+		}
 		n += r;
 		if (n == cap) {
 			unsigned char *nb = realloc(b, cap *= 2);
@@ -49,7 +53,28 @@ static int read_all(const char *path, unsigned char **buf, size_t *len, char *er
 	return 0;
 }
 
-static int check_header(const struct ptb_trace_header *h, const char *path, char *err, size_t errlen)
+/* The program's name as printable UTF-8: a control byte, or a byte that
+ * starts no valid sequence, becomes '?' -- the interposer cuts a long name
+ * anywhere, and a file may be named in any bytes -- so that the table and
+ * the JSON can carry it. */
+static void printable_name(char *s)
+{
+	static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };   /* no overlong forms */
+	for (unsigned char *p = (unsigned char *)s; *p;) {
+		int n = *p < 0x80 ? 1 : *p >> 5 == 6 ? 2 : *p >> 4 == 14 ? 3 : *p >> 3 == 30 ? 4 : 0;
+		uint32_t c = n == 1 ? *p : n ? *p & (0x7f >> n) : 0;
+		int ok = n > 0;
+		for (int i = 1; ok && i < n; i++)
+			ok = p[i] >> 6 == 2, c = c << 6 | (p[i] & 0x3f);
+		ok = ok && c >= least[n] && c <= 0x10ffff && (c < 0xd800 || c > 0xdfff) && c >= 0x20 &&
+		     c != 0x7f;
+		if (!ok)
+			*p = '?', n = 1;
+		p += n;
+	}
+}
+
+static int check_header(struct ptb_trace_header *h, const char *path, char *err, size_t errlen)
 {
 	if (memcmp(h->magic, PTB_TRACE_MAGIC, 8))
 		return FAIL("%s is not a ptbench trace", path);
@@ -59,6 +84,9 @@ static int check_header(const struct ptb_trace_header *h, const char *path, char
 	    h->header_size != sizeof *h || h->event_size != sizeof(struct ptb_tev))
 		return FAIL("%s is a trace of format version %" PRIu32 ", this ptbench reads %d to %d",
 			    path, h->version, PTB_TRACE_VERSION_MIN, PTB_TRACE_VERSION);
+	if (!memchr(h->program, '\0', sizeof h->program))
+		return FAIL("%s is damaged (the program's name has no end)", path);
+	printable_name(h->program);
 	return 0;
 }
 
@@ -156,7 +184,7 @@ int ptb_trace_load(const char *path, struct ptb_trace *t, char *err, size_t errl
 		FAIL("%s is truncated (no trailer: the program may have been killed)", path);
 		goto out;
 	}
-	sum = ptb_trace_sum(&t->h, sizeof t->h);
+	sum = ptb_trace_sum(b, sizeof t->h);       /* as written: the name may be mended */
 	if (read_chunks(t, b, len - sizeof tr, path, &sum, &nchunks, err, errlen))
 		goto out;
 	if (sum != tr.checksum || nchunks != tr.chunks) {
@@ -171,6 +199,14 @@ out:
 	if (rc)
 		ptb_trace_free(t);
 	return rc;
+}
+
+uint32_t ptb_trace_threads(const struct ptb_trace *t)
+{
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < t->nthreads; i++)
+		n += t->th[i].n > 0;
+	return n;
 }
 
 void ptb_trace_free(struct ptb_trace *t)

@@ -28,6 +28,9 @@ struct ptb_trace {
 
 /* 0, or -1 with err filled ("not a ptbench trace", "truncated ..."). */
 int ptb_trace_load(const char *path, struct ptb_trace *t, char *err, size_t errlen);
+/* The threads that left events: a number a failed create used up has none. */
+uint32_t ptb_trace_threads(const struct ptb_trace *t);
+
 void ptb_trace_free(struct ptb_trace *t);
 
 /* A call site as "file+0xOFFSET" (what addr2line -e file takes), or the

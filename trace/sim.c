@@ -229,7 +229,8 @@ static int start(struct sim *s)
 			th->state = TS_DONE;
 		else if (i == 0 || !created[i]) {     /* begins when it began */
 			th->state = TS_DELAYED, th->pc = (size_t)-1;
-			th->until = (double)(s->o->th[i].start_t - s->o->th[0].start_t);
+			uint64_t t0 = s->o->th[0].start_t, t = s->o->th[i].start_t;
+			th->until = t > t0 ? (double)(t - t0) : 0;
 			th->born = th->until;
 			th->blocked_at = 0, th->blocked_on = -1;
 		}

@@ -83,13 +83,19 @@ static int parse_cpus(struct ptb_predict_args *a, const char *arg)
 		return ptb_bad_input("predict", "--cpus: the list is too long");
 	snprintf(buf, sizeof buf, "%s", arg);
 	a->ncpus = 0;
-	for (char *save, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+	if (!*buf)
+		return ptb_bad_input("predict", "--cpus: an empty list");
+	for (char *tok = buf, *comma; tok; tok = comma ? comma + 1 : NULL) {
+		if ((comma = strchr(tok, ',')))
+			*comma = '\0';
+		if (!*tok)              /* "1,,2", ",1", "1,": a number left out */
+			return ptb_bad_input("predict", "--cpus: '%s' has an empty field", arg);
 		if (a->ncpus == PTB_PREDICT_MAX_CPUS)
 			return ptb_bad_input("predict", "--cpus: at most %d numbers", PTB_PREDICT_MAX_CPUS);
 		if (ptb_parse_int("predict", "--cpus", tok, 1, 4096, &a->cpus[a->ncpus++]))
 			return 2;
 	}
-	return a->ncpus ? 0 : ptb_bad_input("predict", "--cpus: an empty list");
+	return 0;
 }
 
 /* BYTES with an optional binary multiple: 512K, 8M, 1.5G, 64MiB. */

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cli/error.h"
 #include "cli/machine-costs.h"
 #include "cli/predict-out.h"
 #include "trace/ops.h"
@@ -87,13 +88,14 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:{s:f, s:s}, "
 				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
-		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)t->nthreads,
+		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)ptb_trace_threads(t),
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
 		"untraced_share", untraced,
 		"machine", machine_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
 		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
 	if (!doc)
-		return 1;
+		return ptb_bad_input("predict", "no JSON could be made of the replay (a figure "
+				     "that is not a number?)");
 	json_dumpf(doc, stdout, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(6));
 	fputc('\n', stdout);
 	json_decref(doc);
@@ -205,7 +207,7 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 {
 	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
 	       t->h.sched == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
-	       "preempted each other", t->end_t * 1e-9, t->nthreads, (unsigned long long)t->events);
+	       "preempted each other", t->end_t * 1e-9, ptb_trace_threads(t), (unsigned long long)t->events);
 	if (a->machine)
 		print_costs(a);
 	print_remote_wake(t, a);
