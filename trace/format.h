@@ -29,7 +29,7 @@
 #define PTB_TRACE_ENDIAN    0x01020304u
 #define PTB_TRACE_CHUNK_MAGIC 0x4b4e4843u     /* "CHNK" */
 #define PTB_TRACE_MAPS_TID  0xffffffffu
-#define PTB_TRACE_MAX_THREADS 4096
+#define PTB_TRACE_MAX_THREADS (1u << 20)
 
 /* What an event is.  The numbers are part of the file format. */
 enum ptb_ev_kind {

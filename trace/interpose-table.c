@@ -1,64 +1,139 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Two fixed tables of the interposer, lock-free (a thread may be anywhere
- * in the program when it records): every condition variable's signal
- * sequence, and pthread_t -> thread number.  When a table is full the
- * answer is 0 or "not traced", never a wait.
+ * Two tables of the interposer: every condition variable's signal
+ * sequence, and pthread_t -> thread number.  Each grows as the program
+ * makes more of them (a program may keep thousands of condition variables,
+ * one to a job or a connection, and a full table would number every later
+ * signal 0, which no wait can be matched to).  A key is never removed:
+ * a condition variable made again at the same address carries on its
+ * sequence, as the replay expects of one object.  Each table is guarded by
+ * a spin lock of its own, taken by no pthread call; a signal handler that
+ * comes back into a table its thread is in gets 0 or "not traced", never
+ * a wait.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "trace/interpose.h"
 
-#define SLOTS 8192                     /* a power of two */
+#define FIRST_SLOTS 8192                /* a power of two, as every size after */
 
-struct slot { _Atomic uint64_t key; _Atomic uint32_t val; };
-static struct slot seqs[SLOTS], tids[SLOTS];
+struct slot { uint64_t key; uint32_t val; };
 
-static unsigned hash(uint64_t k) { return (unsigned)((k * 0x9e3779b97f4a7c15ull) >> 51) & (SLOTS - 1); }
+struct table {
+	struct slot *s;
+	size_t cap, used;
+	_Atomic int lock;
+};
 
-/* The slot of key k, claimed if need be; NULL when the table is full. */
-static struct slot *find(struct slot *t, uint64_t k, int claim)
+static struct slot seq_first[FIRST_SLOTS], tid_first[FIRST_SLOTS];
+static struct table seqs = { seq_first, FIRST_SLOTS, 0, 0 };
+static struct table tids = { tid_first, FIRST_SLOTS, 0, 0 };
+static __thread int inside;             /* this thread holds a table's lock */
+
+static int enter(struct table *t)
 {
-	if (!k)
+	if (inside)
+		return -1;
+	inside = 1;
+	while (atomic_exchange_explicit(&t->lock, 1, memory_order_acquire))
+		syscall(SYS_sched_yield);       /* not the interposed one */
+	return 0;
+}
+
+static void leave(struct table *t)
+{
+	atomic_store_explicit(&t->lock, 0, memory_order_release);
+	inside = 0;
+}
+
+static size_t home(uint64_t k, size_t cap)
+{
+	return (size_t)((k * 0x9e3779b97f4a7c15ull) >> (64 - __builtin_ctzll(cap)));
+}
+
+static struct slot *probe(struct slot *s, size_t cap, uint64_t k)
+{
+	size_t i = home(k, cap);
+	while (s[i].key && s[i].key != k)
+		i = (i + 1) & (cap - 1);
+	return &s[i];
+}
+
+/* Twice the slots, every key moved over; the table as it was when no
+ * memory is to be had (it then fills, and answers 0). */
+static void grow(struct table *t)
+{
+	size_t cap = t->cap * 2;
+	struct slot *s = mmap(NULL, cap * sizeof *s, PROT_READ | PROT_WRITE,
+			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (s == MAP_FAILED)
+		return;
+	for (size_t i = 0; i < t->cap; i++)
+		if (t->s[i].key)
+			*probe(s, cap, t->s[i].key) = t->s[i];
+	if (t->s != seq_first && t->s != tid_first)
+		munmap(t->s, t->cap * sizeof *t->s);
+	t->s = s, t->cap = cap;
+}
+
+/* The slot of key k (not 0), claimed if need be; NULL when the table is
+ * full or k is not there. */
+static struct slot *find(struct table *t, uint64_t k, int claim)
+{
+	if (claim && (t->used + 1) * 4 > t->cap * 3)
+		grow(t);
+	struct slot *s = probe(t->s, t->cap, k);
+	if (s->key == k)
+		return s;
+	if (!claim || t->used + 1 >= t->cap)
 		return NULL;
-	for (unsigned i = hash(k), n = 0; n < SLOTS; i = (i + 1) & (SLOTS - 1), n++) {
-		uint64_t have = atomic_load_explicit(&t[i].key, memory_order_acquire);
-		if (have == k)
-			return &t[i];
-		if (have)
-			continue;
-		if (!claim)
-			return NULL;
-		uint64_t zero = 0;
-		if (atomic_compare_exchange_strong(&t[i].key, &zero, k) || zero == k)
-			return &t[i];
-	}
-	return NULL;
+	s->key = k, s->val = 0;
+	t->used++;
+	return s;
 }
 
 uint32_t ptb_tr_seq_next(const void *obj)
 {
-	struct slot *s = find(seqs, (uint64_t)(uintptr_t)obj, 1);
-	return s ? atomic_fetch_add(&s->val, 1) + 1 : 0;
+	uint64_t k = (uint64_t)(uintptr_t)obj;
+	if (!k || enter(&seqs))
+		return 0;
+	struct slot *s = find(&seqs, k, 1);
+	uint32_t v = s ? ++s->val : 0;
+	leave(&seqs);
+	return v;
 }
 
 uint32_t ptb_tr_seq_peek(const void *obj)
 {
-	struct slot *s = find(seqs, (uint64_t)(uintptr_t)obj, 0);
-	return s ? atomic_load(&s->val) : 0;
+	uint64_t k = (uint64_t)(uintptr_t)obj;
+	if (!k || enter(&seqs))
+		return 0;
+	struct slot *s = find(&seqs, k, 0);
+	uint32_t v = s ? s->val : 0;
+	leave(&seqs);
+	return v;
 }
 
 void ptb_tr_thread_map(uint64_t pthread_id, uint32_t tid)
 {
-	struct slot *s = find(tids, pthread_id, 1);
+	if (!pthread_id || enter(&tids))
+		return;
+	struct slot *s = find(&tids, pthread_id, 1);
 	if (s)
-		atomic_store(&s->val, tid + 1);
+		s->val = tid + 1;
+	leave(&tids);
 }
 
 uint32_t ptb_tr_thread_lookup(uint64_t pthread_id)
 {
-	struct slot *s = find(tids, pthread_id, 0);
-	uint32_t v = s ? atomic_load(&s->val) : 0;
+	if (!pthread_id || enter(&tids))
+		return UINT32_MAX;
+	struct slot *s = find(&tids, pthread_id, 0);
+	uint32_t v = s ? s->val : 0;
+	leave(&tids);
 	return v ? v - 1 : UINT32_MAX;
 }

@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <time.h>
 #include <unistd.h>
@@ -23,7 +24,7 @@ struct start { void *(*fn)(void *); void *arg; uint32_t tid, parent; };
 static void ended(void *unused)
 {
 	(void)unused;
-	ptb_tr_thread_exit();
+	ptb_tr_thread_end();
 }
 
 static void *trampoline(void *p)
@@ -172,44 +173,111 @@ void _Exit(int status)
 	__builtin_unreachable();
 }
 
+void quick_exit(int status)
+{
+	PTB_REAL(void, "quick_exit", (int));
+	ptb_tr_finish();
+	real_fn(status);
+	__builtin_unreachable();
+}
+
 /* An exec replaces the image: the trace is written first (the new image
- * finds the file claimed and records nothing). */
+ * finds the file claimed and records nothing), and goes on if the exec
+ * fails.  A vfork child's exec leaves its parent's trace alone. */
+#define EXEC_AROUND(call) \
+	int written = ptb_tr_exec_begin(); \
+	int rc = (call); \
+	int errno_ = errno; \
+	if (written) \
+		ptb_tr_exec_failed(); \
+	errno = errno_; \
+	return rc
+
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	PTB_REAL(int, "execve", (const char *, char *const[], char *const[]));
-	ptb_tr_finish();
-	return real_fn(path, argv, envp);
+	EXEC_AROUND(real_fn(path, argv, envp));
 }
 
 int execv(const char *path, char *const argv[])
 {
 	PTB_REAL(int, "execv", (const char *, char *const[]));
-	ptb_tr_finish();
-	return real_fn(path, argv);
+	EXEC_AROUND(real_fn(path, argv));
 }
 
 int execvp(const char *file, char *const argv[])
 {
 	PTB_REAL(int, "execvp", (const char *, char *const[]));
-	ptb_tr_finish();
-	return real_fn(file, argv);
+	EXEC_AROUND(real_fn(file, argv));
 }
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	PTB_REAL(int, "execvpe", (const char *, char *const[], char *const[]));
-	ptb_tr_finish();
-	return real_fn(file, argv, envp);
+	EXEC_AROUND(real_fn(file, argv, envp));
+}
+
+/* execl, execlp, execle: their arguments as a vector, for the calls above
+ * (the C library's own would call its execve inside, unseen). */
+#define ARGV_OF(first, ap, argv) \
+	size_t n_ = 1; \
+	va_start(ap, first); \
+	while (va_arg(ap, char *)) \
+		n_++; \
+	va_end(ap); \
+	char *argv[n_ + 1]; \
+	argv[0] = (char *)(first); \
+	va_start(ap, first); \
+	for (size_t i_ = 1; i_ <= n_; i_++) \
+		argv[i_] = va_arg(ap, char *)
+
+int execl(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	ARGV_OF(arg, ap, argv);
+	va_end(ap);
+	return execv(path, argv);
+}
+
+int execlp(const char *file, const char *arg, ...)
+{
+	va_list ap;
+	ARGV_OF(arg, ap, argv);
+	va_end(ap);
+	return execvp(file, argv);
+}
+
+int execle(const char *path, const char *arg, ...)
+{
+	va_list ap;
+	ARGV_OF(arg, ap, argv);
+	char *const *envp = va_arg(ap, char *const *);
+	va_end(ap);
+	return execve(path, argv, envp);
+}
+
+/* The program is told SIG_DFL where the stand-in is: it asked for none. */
+static void as_default(struct sigaction *old)
+{
+	if (ptb_tr_stand_in(old)) {
+		old->sa_handler = SIG_DFL;
+		old->sa_flags = 0;
+	}
 }
 
 int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 {
 	PTB_REAL(int, "sigaction", (int, const struct sigaction *, struct sigaction *));
+	int rc;
 	if (!act || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO) || !ptb_tr_fatal(sig))
-		return real_fn(sig, act, old);
-	if (old && real_fn(sig, NULL, old))
+		rc = real_fn(sig, act, old);
+	else if (old && real_fn(sig, NULL, old))
 		return -1;
-	return ptb_tr_default_action(sig, real_fn);
+	else
+		rc = ptb_tr_default_action(sig, real_fn);
+	if (!rc && old)
+		as_default(old);
+	return rc;
 }
 
 sighandler_t signal(int sig, sighandler_t h)
@@ -218,10 +286,16 @@ sighandler_t signal(int sig, sighandler_t h)
 	static int (*real_sa)(int, const struct sigaction *, struct sigaction *);
 	if (!real_sa)
 		real_sa = (int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
-	if (h != SIG_DFL || !ptb_tr_fatal(sig))
-		return real_fn(sig, h);
 	struct sigaction old;
+	if (h != SIG_DFL || !ptb_tr_fatal(sig)) {
+		if (real_sa(sig, NULL, &old) == 0 && ptb_tr_stand_in(&old)) {
+			sighandler_t r = real_fn(sig, h);
+			return r == SIG_ERR ? r : SIG_DFL;
+		}
+		return real_fn(sig, h);
+	}
 	if (real_sa(sig, NULL, &old) || ptb_tr_default_action(sig, real_sa))
 		return SIG_ERR;
+	as_default(&old);
 	return old.sa_handler;
 }

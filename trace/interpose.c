@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,11 +32,15 @@ struct tbuf {
 	struct tbuf *next;
 	uint32_t tid;
 	_Atomic uint32_t n;
+	_Atomic int free;            /* its thread ended and it was written: a new one may take it */
 	struct ptb_tev ev[BUF_EVENTS];
 };
 
 int ptb_tr_on;
 static int fd = -1;
+static dev_t fd_dev;                  /* what fd must still be before a write */
+static ino_t fd_ino;
+static char fd_path[4096];            /* absolute: to open it again */
 static uint64_t t0;
 static _Atomic uint64_t file_off;
 static _Atomic uint64_t nchunks, nevents, sum;
@@ -46,6 +52,7 @@ static __thread struct tbuf *mine;
 static __thread uint32_t my_tid;
 static __thread int exited;
 static __thread int in_event;
+static __thread uint64_t last_t;     /* the thread's latest event: times never go back */
 static struct ptb_trace_header header;
 
 void *ptb_tr_real(const char *name)
@@ -86,9 +93,53 @@ static int lock_file_bounded(void)
 
 static void unlock_file(void) { atomic_store_explicit(&writing, 0, memory_order_release); }
 
+/* A descriptor out of the program's way: far above the numbers it will
+ * be handed (so "close 3 to 63" loops miss it, and its own first open is
+ * still 3), close-on-exec. */
+static int out_of_the_way(int f)
+{
+	struct rlimit rl;
+	long lim = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ?
+		(long)rl.rlim_cur : 1024;
+	int hi = (int)(lim > 1024 ? 1000 : lim > 128 ? lim - 24 : -1);
+	int g = hi > 0 ? fcntl(f, F_DUPFD_CLOEXEC, hi) : -1;
+	if (g < 0)
+		return f;
+	syscall(SYS_close, f);
+	return g;
+}
+
+/* Before every write, under the file lock: fd must still be the trace.  A
+ * program may close every descriptor it did not open (closefrom, a loop to
+ * the limit) and be handed the number again for a file of its own, which
+ * must never receive a byte of trace; then the trace is opened again by
+ * its path.  -1 when it cannot be (the trace is then refused, not the
+ * program's file written). */
+static int trace_fd(void)
+{
+	struct stat st;
+	if (fd >= 0 && syscall(SYS_fstat, fd, &st) == 0 && st.st_dev == fd_dev && st.st_ino == fd_ino)
+		return fd;
+	int f = (int)syscall(SYS_openat, AT_FDCWD, fd_path, O_WRONLY | O_CLOEXEC);
+	if (f >= 0 && syscall(SYS_fstat, f, &st) == 0 && st.st_dev == fd_dev && st.st_ino == fd_ino)
+		return fd = out_of_the_way(f);
+	if (f >= 0)
+		syscall(SYS_close, f);
+	return fd = -1;
+}
+
+int ptb_tr_owns_fd(int f)
+{
+	struct stat st;
+	return f >= 0 && f == fd && syscall(SYS_fstat, f, &st) == 0 && st.st_dev == fd_dev &&
+	       st.st_ino == fd_ino;
+}
+
 static void put(const void *p, size_t n, uint64_t off)
 {
 	const char *c = p;
+	if (trace_fd() < 0)
+		return;                  /* the trailer will not match: the trace is refused */
 	while (n) {
 		ssize_t w = syscall(SYS_pwrite64, fd, c, n, (off_t)off);   /* not the interposed one */
 		if (w <= 0)
@@ -118,8 +169,19 @@ static void flush(struct tbuf *b)
 	atomic_store(&b->n, 0);
 }
 
+/* A buffer for thread tid: one an ended thread left, else a new one, so
+ * that a program that starts threads one after another for ever holds as
+ * many buffers as it ever had threads at once. */
 static struct tbuf *new_buf(uint32_t tid)
 {
+	for (struct tbuf *b = atomic_load(&threads); b; b = b->next) {
+		int one = 1;
+		if (atomic_load_explicit(&b->free, memory_order_relaxed) &&
+		    atomic_compare_exchange_strong(&b->free, &one, 0)) {
+			b->tid = tid;
+			return b;
+		}
+	}
 	struct tbuf *b = mmap(NULL, sizeof *b, PROT_READ | PROT_WRITE,
 			      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (b == MAP_FAILED)
@@ -153,6 +215,9 @@ static void append(struct tbuf *b, uint64_t t, int kind, int phase, const void *
 {
 	uint32_t n = atomic_load_explicit(&b->n, memory_order_relaxed);
 	struct ptb_tev *e = &b->ev[n];
+	if (t < last_t)            /* a signal handler's event inside a call recorded at its end */
+		t = last_t;
+	last_t = t;
 	e->t = t - t0;
 	e->obj = (uint64_t)(uintptr_t)obj;
 	e->site = (uint64_t)(uintptr_t)site;
@@ -277,9 +342,36 @@ void ptb_tr_thread_exit(void)
 	ptb_tr_order_exited();
 }
 
+/* A thread other than the first ends: its events are written now and its
+ * buffer is left for the next thread (what it does after, in key
+ * destructors, is not recorded). */
+static void release_buf(void)
+{
+	struct tbuf *b = mine;
+	if (!b || my_tid == 0)
+		return;
+	mine = NULL;
+	lock_file();
+	if (!atomic_load(&finished))
+		flush(b);
+	unlock_file();
+	atomic_store(&b->free, 1);
+}
+
+void ptb_tr_thread_end(void)
+{
+	ptb_tr_thread_exit();
+	release_buf();
+}
+
+/* Whether this process owns the trace: a child made by vfork (or by clone
+ * sharing memory) runs in its parent's memory until it execs or exits,
+ * and must leave the parent's trace alone. */
+static int owner(void) { return (uint32_t)syscall(SYS_getpid) == header.pid; }
+
 static void finish(int from_signal)
 {
-	if (!ptb_tr_on)
+	if (!ptb_tr_on || !owner())
 		return;
 	ptb_tr_thread_exit();          /* the thread that ends the process */
 	if (!from_signal)
@@ -297,10 +389,45 @@ static void finish(int from_signal)
 					atomic_load(&nevents), atomic_load(&sum) };
 	put(&tr, sizeof tr, atomic_load(&file_off));
 	syscall(SYS_close, fd);
+	fd = -1;                       /* a child forked later must not close the number again */
 	unlock_file();
 }
 
 void ptb_tr_finish(void) { finish(0); }
+
+/* An exec: the trace is written as it stands, its trailer after the last
+ * chunk, and nothing more is written while the exec runs (the new image
+ * finds the file claimed and records nothing; the descriptor closes on
+ * exec).  1 when written, for ptb_tr_exec_failed. */
+int ptb_tr_exec_begin(void)
+{
+	if (!ptb_tr_on || !owner())
+		return 0;
+	ptb_tr_cpu();
+	lock_file();
+	if (atomic_exchange(&finished, 1)) {
+		unlock_file();
+		return 0;
+	}
+	for (struct tbuf *b = atomic_load(&threads); b; b = b->next)
+		flush(b);
+	write_maps();
+	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, atomic_load(&nchunks),
+					atomic_load(&nevents), atomic_load(&sum) };
+	put(&tr, sizeof tr, atomic_load(&file_off));   /* the next chunk writes over it */
+	unlock_file();
+	return 1;
+}
+
+/* The exec failed and the program goes on: so does the trace (the events
+ * other threads made meanwhile are lost; the maps are written again at
+ * the end, and the reader keeps the last). */
+void ptb_tr_exec_failed(void)
+{
+	lock_file();
+	atomic_store(&finished, 0);
+	unlock_file();
+}
 
 /* The cost of one event, measured once: predict subtracts it from every
  * CPU burst. */
@@ -328,15 +455,32 @@ static void on_fatal(int sig)
 	raise(sig);
 }
 
-static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM,
-			     SIGINT, SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ };
+/* Every signal whose default action ends the process (signal(7)), the
+ * real-time ones included; not SIGKILL or SIGSTOP, which no handler sees. */
+static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM, SIGINT,
+			     SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1,
+			     SIGUSR2, SIGPROF, SIGVTALRM, SIGIO, SIGSYS, SIGTRAP,
+#ifdef SIGSTKFLT
+			     SIGSTKFLT,
+#endif
+#ifdef SIGPWR
+			     SIGPWR,
+#endif
+};
 
-int ptb_tr_fatal(int sig)
+static int ends_process(int sig)
 {
 	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
 		if (fatal[i] == sig)
-			return ptb_tr_on;
-	return 0;
+			return 1;
+	return sig >= SIGRTMIN && sig <= SIGRTMAX;
+}
+
+int ptb_tr_fatal(int sig) { return ptb_tr_on && ends_process(sig); }
+
+int ptb_tr_stand_in(const struct sigaction *sa)
+{
+	return sa && !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == on_fatal;
 }
 
 /* The default action of a fatal signal, with the trace written first:
@@ -400,6 +544,18 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return;
+	struct stat st;
+	char cwd[2048] = "";
+	int n = path[0] == '/' ? snprintf(fd_path, sizeof fd_path, "%s", path) :
+		getcwd(cwd, sizeof cwd) ? snprintf(fd_path, sizeof fd_path, "%s/%s", cwd, path) : -1;
+	if (fstat(fd, &st) || n <= 0 || n >= (int)sizeof fd_path) {
+		syscall(SYS_close, fd);   /* no way to find the trace again */
+		unlink(path);
+		fd = -1;
+		return;
+	}
+	fd_dev = st.st_dev, fd_ino = st.st_ino;
+	fd = out_of_the_way(fd);
 	t0 = now();
 	ptb_tr_on = 1;
 	atomic_store(&next_tid, 1);
@@ -415,10 +571,11 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	pthread_atfork(NULL, NULL, child_after_fork);
 	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
 		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
-	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) {
+	for (int sig = 1; sig <= SIGRTMAX; sig++) {
 		struct sigaction old;
-		if (real_sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_DFL)
-			ptb_tr_default_action(fatal[i], real_sigaction);
+		if (ends_process(sig) && real_sigaction(sig, NULL, &old) == 0 &&
+		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
+			ptb_tr_default_action(sig, real_sigaction);
 	}
 	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, UINT32_MAX, 0, NULL);
 }

@@ -107,6 +107,19 @@ int ptb_tr_default_action(int sig, int (*real_sigaction)(int, const struct sigac
 
 /* Write what is buffered, the maps and the trailer; once. */
 void ptb_tr_finish(void);
+/* A thread's end: its exit event, then its buffer written and left for the
+ * next thread. */
+void ptb_tr_thread_end(void);
+/* Around an exec: the trace written as it stands (1), and on, should the
+ * exec fail. */
+int ptb_tr_exec_begin(void);
+void ptb_tr_exec_failed(void);
+/* Whether sa is the interposer's stand-in for a default action: the
+ * program is told SIG_DFL. */
+int ptb_tr_stand_in(const struct sigaction *sa);
+/* Whether f is the trace's own descriptor: the program's close of it is
+ * answered without closing it. */
+int ptb_tr_owns_fd(int f);
 
 /* The real function behind an interposed name (dlvsym first, for the
  * condition variables' current version). */

@@ -1,0 +1,260 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Programs that do what a recorder must survive, for tests/trace-odd.sh:
+ * each is recorded by `ptbench record` and must come out as it does
+ * unrecorded (output, files, exit status) with a complete trace.
+ *
+ *   trace-odd closeall FILE   close every descriptor from 3 up (close() to
+ *                             1023, then close_range), open FILE, put it
+ *                             at number 1000 too, write "hello\n" to it
+ *                             in a second thread; prints its number
+ *   trace-odd vfork           two threads work 50 ms, a vfork child execs
+ *                             true, two more threads work 50 ms
+ *   trace-odd failexec        an exec of a missing program fails, then two
+ *                             threads work 50 ms
+ *   trace-odd signal NAME     ends by SIGALRM (a timer), SIGUSR1 or the
+ *                             second real-time signal, unhandled
+ *   trace-odd quickexit       quick_exit(5)
+ *   trace-odd execl           execl of /bin/sh -c "exit 3"
+ *   trace-odd handlers        prints what sigaction and signal say of the
+ *                             handlers of SIGTERM, SIGPIPE, SIGUSR1, SIGALRM
+ *   trace-odd sigread         the main thread blocks in read() of a pipe
+ *                             while a SIGALRM handler posts a semaphore
+ *                             that a second thread waits on before it
+ *                             writes the byte the read returns
+ *   trace-odd manycv N WORK   a producer works WORK and signals item i on
+ *                             condition variable i of N, all kept alive; a
+ *                             consumer waits on each and works WORK: a
+ *                             pipeline, speed-up near 2 on 2 CPUs
+ *   trace-odd threads N       N threads started and joined one at a time;
+ *                             prints the process's VmSize in kB
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "trace-work.h"
+
+static void *burn_50ms(void *arg)
+{
+	double t0 = work_cpu_ns();
+	while (work_cpu_ns() - t0 < 50e6)
+		work_spin(1000);
+	return arg;
+}
+
+static void two_threads(void)
+{
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, burn_50ms, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+}
+
+static int fd_out = -1;
+
+static void *write_hello(void *arg)
+{
+	return write(fd_out, "hello\n", 6) == 6 ? arg : NULL;
+}
+
+static int closeall(const char *file)
+{
+	for (int f = 3; f < 1024; f++)
+		close(f);
+#ifdef SYS_close_range
+	syscall(SYS_close_range, 3u, ~0u, 0u);      /* ENOSYS on an old kernel */
+#endif
+	fd_out = open(file, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd_out < 0)
+		return perror(file), 1;
+	dup2(fd_out, 1000);                         /* where a recorder's own may have been */
+	pthread_t t;
+	pthread_create(&t, NULL, write_hello, NULL);
+	pthread_join(t, NULL);
+	printf("fd %d\n", fd_out);
+	fflush(stdout);
+	close(1000);
+	return close(fd_out) != 0;
+}
+
+static int vfork_exec(void)
+{
+	two_threads();
+	pid_t p = vfork();
+	if (p == 0) {
+		char *argv[] = { "true", NULL };
+		execvp("true", argv);
+		_exit(127);
+	}
+	int st = 0;
+	waitpid(p, &st, 0);
+	two_threads();
+	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
+}
+
+static int failexec(void)
+{
+	char *argv[] = { "program", NULL };
+	execvp("/nonexistent/program", argv);
+	int e = errno;
+	two_threads();
+	return e == ENOENT ? 0 : 1;
+}
+
+static int die_by(const char *name)
+{
+	if (!strcmp(name, "alarm")) {
+		struct itimerval it = { { 0, 0 }, { 0, 20000 } };
+		setitimer(ITIMER_REAL, &it, NULL);
+		for (;;)
+			pause();
+	}
+	raise(!strcmp(name, "usr1") ? SIGUSR1 : SIGRTMIN + 1);
+	return 1;
+}
+
+static void bye(void) { fputs("at_quick_exit ran\n", stdout), fflush(stdout); }
+
+static int handlers(void)
+{
+	static const int sigs[] = { SIGTERM, SIGPIPE, SIGUSR1, SIGALRM };
+	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+		struct sigaction old;
+		sigaction(sigs[i], NULL, &old);
+		printf("%d: %s\n", sigs[i], old.sa_handler == SIG_DFL ? "default" : "handled");
+	}
+	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
+	printf("SIGPIPE was %s\n", was == SIG_DFL ? "default" : "handled");
+	return 0;
+}
+
+static sem_t ready;
+static int pipe_fd[2];
+
+static void on_alarm(int sig) { (void)sig; sem_post(&ready); }
+
+static void *post_byte(void *arg)
+{
+	while (sem_wait(&ready) && errno == EINTR)
+		;
+	return write(pipe_fd[1], "x", 1) == 1 ? arg : NULL;
+}
+
+static int sigread(void)
+{
+	sem_init(&ready, 0, 0);
+	if (pipe(pipe_fd))
+		return 1;
+	struct sigaction sa = { 0 };
+	sa.sa_handler = on_alarm;
+	sa.sa_flags = SA_RESTART;
+	sigaction(SIGALRM, &sa, NULL);
+	pthread_t t;
+	pthread_create(&t, NULL, post_byte, NULL);
+	struct itimerval it = { { 0, 0 }, { 0, 20000 } };
+	setitimer(ITIMER_REAL, &it, NULL);
+	char c;
+	ssize_t n = read(pipe_fd[0], &c, 1);
+	pthread_join(t, NULL);
+	printf("read %zd\n", n);
+	return n != 1;
+}
+
+static pthread_mutex_t cv_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t *cv;
+static int *posted, ncv;
+static long cv_work;
+
+static void *consume(void *arg)
+{
+	for (int i = 0; i < ncv; i++) {
+		pthread_mutex_lock(&cv_lock);
+		while (!posted[i])
+			pthread_cond_wait(&cv[i], &cv_lock);
+		pthread_mutex_unlock(&cv_lock);
+		work_spin(cv_work);
+	}
+	return arg;
+}
+
+static int manycv(int n, long work)
+{
+	cv = calloc((size_t)n, sizeof *cv);
+	posted = calloc((size_t)n, sizeof *posted);
+	if (!cv || !posted)
+		return 1;
+	ncv = n, cv_work = work;
+	for (int i = 0; i < n; i++)
+		pthread_cond_init(&cv[i], NULL);
+	pthread_t t;
+	pthread_create(&t, NULL, consume, NULL);
+	for (int i = 0; i < n; i++) {
+		work_spin(work);
+		pthread_mutex_lock(&cv_lock);
+		posted[i] = 1;
+		pthread_cond_signal(&cv[i]);
+		pthread_mutex_unlock(&cv_lock);
+	}
+	pthread_join(t, NULL);
+	return 0;
+}
+
+static void *nothing(void *arg) { return arg; }
+
+static int threads(int n)
+{
+	for (int i = 0; i < n; i++) {
+		pthread_t t;
+		if (pthread_create(&t, NULL, nothing, NULL))
+			return 1;
+		pthread_join(t, NULL);
+	}
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	while (f && fgets(line, sizeof line, f))
+		if (!strncmp(line, "VmSize:", 7))
+			printf("vm_kb %ld\n", strtol(line + 7, NULL, 10));
+	if (f)
+		fclose(f);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *m = argc > 1 ? argv[1] : "";
+	if (!strcmp(m, "closeall") && argc == 3)
+		return closeall(argv[2]);
+	if (!strcmp(m, "vfork"))
+		return vfork_exec();
+	if (!strcmp(m, "failexec"))
+		return failexec();
+	if (!strcmp(m, "signal") && argc == 3)
+		return die_by(argv[2]);
+	if (!strcmp(m, "quickexit"))
+		return at_quick_exit(bye), quick_exit(5), 1;
+	if (!strcmp(m, "execl"))
+		return execl("/bin/sh", "sh", "-c", "exit 3", (char *)NULL), 1;
+	if (!strcmp(m, "handlers"))
+		return handlers();
+	if (!strcmp(m, "sigread"))
+		return sigread();
+	if (!strcmp(m, "manycv") && argc == 4)
+		return manycv(atoi(argv[2]), atol(argv[3]));
+	if (!strcmp(m, "threads") && argc == 3)
+		return threads(atoi(argv[2]));
+	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | signal alarm|usr1|rt |"
+		" quickexit | execl | handlers | sigread | manycv N WORK | threads N\n");
+	return 2;
+}

@@ -1,0 +1,93 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# What `ptbench record` must survive (tests/trace-odd.c): a program that
+# closes every descriptor it did not open and is handed the trace's
+# number for a file of its own, a vfork child's exec, an exec that fails,
+# the ends by signals whose default action ends a process, quick_exit,
+# execl, a query of its signal handlers, a signal handler's call inside a
+# blocking read, more condition variables than the first table holds, and
+# thousands of threads one after another.  Each must come out as it does
+# unrecorded -- output, files, exit status -- with a complete trace that
+# holds what the program did.
+. "$top_srcdir/tests/tap.sh"
+: "${TRACE_ODD:=./tests/trace-odd}"
+[ -x "$TRACE_ODD" ] || skip_all "test program not built"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+preload_or_skip "$tmp"
+
+# odd NAME ARGS...: recorded into $tmp/NAME.trace, then run unrecorded;
+# rc and plain_rc, the outputs in $tmp/NAME.out and $tmp/NAME.plain, the
+# prediction for 1 and 2 CPUs in $tmp/NAME.json
+odd() {
+	name=$1; shift
+	"$PTBENCH" record -o "$tmp/$name.trace" -- "$TRACE_ODD" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
+	rc=$?
+	(exec "$TRACE_ODD" "$@" > "$tmp/$name.plain" 2> /dev/null)
+	plain_rc=$?
+	"$PTBENCH" predict "$tmp/$name.trace" --cpus 1,2 --format json > "$tmp/$name.json" 2> "$tmp/$name.perr"
+	prc=$?
+}
+# same NAME: status, output and a complete trace as unrecorded
+same() {
+	check "$1: status $plain_rc as unrecorded (got $rc), the same output, a complete trace ($(head -c 120 "$tmp/$1.perr"))" \
+		sh -c "[ $rc -eq $plain_rc ] && cmp -s '$tmp/$1.out' '$tmp/$1.plain' && [ $prc -eq 0 ]"
+}
+field() { "$JGET" "$tmp/$1.json" "$2"; }
+
+odd closeall closeall "$tmp/mine.txt"
+same closeall
+check "  its file holds what it wrote and no byte of trace ($(wc -c < "$tmp/mine.txt") bytes)" \
+	test "$(cat "$tmp/mine.txt")" = hello
+
+odd vfork vfork
+same vfork
+check "  all 5 threads recorded, the ones after the vfork child's exec too ($(field vfork recorded.threads))" \
+	test "$(field vfork recorded.threads)" = 5
+
+odd failexec failexec
+same failexec
+check "  an exec that failed: the 2 threads after it recorded ($(field failexec recorded.threads) threads)" \
+	test "$(field failexec recorded.threads)" = 3
+
+for s in alarm usr1 rt; do
+	odd signal-$s signal $s
+	check "an end by $s: status $plain_rc as unrecorded (got $rc), a complete trace" \
+		test $rc -eq $plain_rc -a $rc -gt 128 -a $prc -eq 0
+done
+
+odd quickexit quickexit
+same quickexit
+odd execl execl
+same execl
+
+odd handlers handlers
+same handlers
+check "  the handlers it never set are the default, as unrecorded" \
+	sh -c "! grep -q handled '$tmp/handlers.out'"
+
+odd sigread sigread
+same sigread
+
+# 10000 condition variables, all alive: past the first table's 8192 every
+# signal must still be matched to its wait
+odd manycv manycv 10000 10000
+same manycv
+"$PTBENCH" predict "$tmp/manycv.trace" --cpus 1,2 > "$tmp/manycv.txt"
+check "  no wait released by force in the replay" sh -c "! grep -q 'by force' '$tmp/manycv.txt'"
+check "  a pipeline: speed-up above 1.7 on 2 CPUs ($(field manycv predictions.1.speedup))" \
+	awk -v s="$(field manycv predictions.1.speedup)" 'BEGIN { exit !(s > 1.7) }'
+
+# 5000 threads, one after another: all recorded, and the recording's
+# memory no more than 200 MB above the program's own (each thread's
+# buffer is 512 KiB: kept, 5000 of them would take 2.5 GB)
+odd threads threads 5000
+check "threads: status 0 (got $rc), a complete trace ($(head -c 120 "$tmp/threads.perr"))" \
+	test $rc -eq 0 -a $prc -eq 0
+check "  5001 threads recorded ($(field threads recorded.threads))" \
+	test "$(field threads recorded.threads)" = 5001
+read -r _ vm_rec < "$tmp/threads.out"
+read -r _ vm_plain < "$tmp/threads.plain"
+check "  address space recorded ${vm_rec} kB, unrecorded ${vm_plain} kB: under 200 MB apart" \
+	test "$vm_rec" -lt $((vm_plain + 204800))
+done_testing
