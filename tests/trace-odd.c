@@ -28,6 +28,10 @@
  *                             pipeline, speed-up near 2 on 2 CPUs
  *   trace-odd threads N       N threads started and joined one at a time;
  *                             prints the process's VmSize in kB
+ *   trace-odd clockwait N WORK two threads take N turns each, working WORK
+ *                             at each, through pthread_mutex_clocklock and
+ *                             pthread_cond_clockwait (what C++'s timed
+ *                             waits call): serial, speed-up 1 on any N
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -211,6 +215,40 @@ static int manycv(int n, long work)
 	return 0;
 }
 
+static int turn, turns;
+
+/* Wait for my turn with a deadline far off, work, hand the turn over. */
+static void *take_turns(void *arg)
+{
+	int me = (int)(long)arg;
+	for (int i = 0; i < turns; i++) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_sec += 60;
+		pthread_mutex_clocklock(&cv_lock, CLOCK_MONOTONIC, &until);
+		while (turn != me)
+			pthread_cond_clockwait(&cv[0], &cv_lock, CLOCK_MONOTONIC, &until);
+		pthread_mutex_unlock(&cv_lock);
+		work_spin(cv_work);
+		pthread_mutex_lock(&cv_lock);
+		turn = !me;
+		pthread_cond_broadcast(&cv[0]);
+		pthread_mutex_unlock(&cv_lock);
+	}
+	return NULL;
+}
+
+static int clockwait(int n, long work)
+{
+	static pthread_cond_t one = PTHREAD_COND_INITIALIZER;
+	cv = &one, turns = n, cv_work = work;
+	pthread_t t;
+	pthread_create(&t, NULL, take_turns, (void *)1L);
+	take_turns((void *)0L);
+	pthread_join(t, NULL);
+	return 0;
+}
+
 static void *nothing(void *arg) { return arg; }
 
 static int threads(int n)
@@ -254,7 +292,10 @@ int main(int argc, char **argv)
 		return manycv(atoi(argv[2]), atol(argv[3]));
 	if (!strcmp(m, "threads") && argc == 3)
 		return threads(atoi(argv[2]));
+	if (!strcmp(m, "clockwait") && argc == 4)
+		return clockwait(atoi(argv[2]), atol(argv[3]));
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | signal alarm|usr1|rt |"
-		" quickexit | execl | handlers | sigread | manycv N WORK | threads N\n");
+		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
+		" clockwait N WORK\n");
 	return 2;
 }

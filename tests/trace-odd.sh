@@ -6,7 +6,8 @@
 # the ends by signals whose default action ends a process, quick_exit,
 # execl, a query of its signal handlers, a signal handler's call inside a
 # blocking read, more condition variables than the first table holds, and
-# thousands of threads one after another.  Each must come out as it does
+# thousands of threads one after another, waits with a time limit on a
+# named clock.  Each must come out as it does
 # unrecorded -- output, files, exit status -- with a complete trace that
 # holds what the program did.
 . "$top_srcdir/tests/tap.sh"
@@ -77,6 +78,15 @@ same manycv
 check "  no wait released by force in the replay" sh -c "! grep -q 'by force' '$tmp/manycv.txt'"
 check "  a pipeline: speed-up above 1.7 on 2 CPUs ($(field manycv predictions.1.speedup))" \
 	awk -v s="$(field manycv predictions.1.speedup)" 'BEGIN { exit !(s > 1.7) }'
+
+# turns through pthread_mutex_clocklock and pthread_cond_clockwait: the
+# waits are seen, so the replay keeps the turns serial
+odd clockwait clockwait 2000 20000
+same clockwait
+check "  serial: speed-up below 1.1 on 2 CPUs ($(field clockwait predictions.1.speedup))" \
+	awk -v s="$(field clockwait predictions.1.speedup)" 'BEGIN { exit !(s < 1.1) }'
+check "  no time off the CPU outside traced calls ($(field clockwait recorded.untraced_share))" \
+	awk -v s="$(field clockwait recorded.untraced_share)" 'BEGIN { exit !(s < 0.1) }'
 
 # 5000 threads, one after another: all recorded, and the recording's
 # memory no more than 200 MB above the program's own (each thread's

@@ -170,6 +170,22 @@ rc=$?
 check "a program killed by SIGTERM: status 143 (got $rc)" test $rc -eq 143
 "$PTBENCH" predict "$tmp/kill.trace" > "$tmp/k.txt"
 check "  and its trace is complete" test $? -eq 0
+# ptbench itself killed (kill PID, a hang-up): the program gets the
+# signal and ends with its trace written; ptbench keeps it and ends as the
+# program did, leaving no program running and no temporary file
+"$PTBENCH" record -o "$tmp/kt.trace" -- sleep 30 > /dev/null 2>&1 &
+rp=$!
+i=0
+while ! ls "$tmp"/kt.trace.tmp* > /dev/null 2>&1 && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+kill -TERM $rp
+wait $rp
+rc=$?
+check "ptbench record killed by SIGTERM: passed on, status 143 (got $rc)" test $rc -eq 143
+check "  the trace kept and complete, no temporary file" \
+	sh -c "'$PTBENCH' predict '$tmp/kt.trace' > /dev/null && ! ls '$tmp'/kt.trace.tmp* > /dev/null 2>&1"
 
 # --- the remote wake-up cost: measured by record where a second PU is
 # allowed and SCHED_FIFO permitted, none where only one PU is or under the
@@ -264,6 +280,13 @@ rc=$?
 check "predict of an endless stream that is no trace (/dev/zero): refused at once, exit 2 (got $rc)" \
 	test $rc -eq 2 -a "$(wc -l < "$tmp/zero.err")" -eq 1
 refused "predict --format xml" predict "$tmp/lock.trace" --format xml
+if [ -x "${TRACE_MADE:=./tests/trace-made}" ] && "$TRACE_MADE" "$tmp/instant.trace" instant; then
+	refused "predict of a trace that spans no time" predict "$tmp/instant.trace"
+	refused "  and in JSON" predict "$tmp/instant.trace" --format json
+else
+	skip "predict of a trace that spans no time: tests/trace-made not built"
+	skip "  and in JSON"
+fi
 refused "predict without a trace" predict
 refused "predict --remote-wake x" predict "$tmp/lock.trace" --remote-wake x
 refused "predict --remote-wake -1" predict "$tmp/lock.trace" --remote-wake -1

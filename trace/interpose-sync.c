@@ -11,7 +11,9 @@
  * thread may yield, so that the recording keeps the order of many CPUs
  * (trace/interpose-order.c: ptb_tr_handoff, ptb_tr_gate).  A spin lock
  * waits by yielding, so that a recording on one PU under SCHED_FIFO lets
- * the holder run.
+ * the holder run.  The waits with a time limit on a named clock (glibc
+ * 2.30's clockwait and clocklock, which C++'s timed waits call) are
+ * recorded as the timed ones.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -71,6 +73,18 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 	return rc;
 }
 
+int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct timespec *ts)
+{
+	PTB_REAL(int, "pthread_mutex_clocklock", (pthread_mutex_t *, clockid_t, const struct timespec *));
+	const void *site = PTB_SITE;
+	ptb_tr_gate(m, site);
+	ptb_tr_cpu();
+	EV(LOCK, ENTER, m, 0, 0, site);
+	int rc = real_fn(m, clk, ts);
+	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	return rc;
+}
+
 int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	PTB_REAL(int, "pthread_mutex_unlock", (pthread_mutex_t *));
@@ -81,18 +95,25 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 	return rc;
 }
 
-static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts,
-		     const void *site)
+/* A condition wait: without a time limit (ts NULL), until ts on the
+ * realtime clock (clk -1: timedwait), or on clock clk (clockwait, which
+ * C++'s wait_until and wait_for call). */
+static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+		     const struct timespec *ts, const void *site)
 {
 	PTB_REAL(int, "pthread_cond_wait", (pthread_cond_t *, pthread_mutex_t *));
 	static int (*timed)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *);
+	static int (*clocked)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *);
 	if (!timed)
 		timed = (int (*)(pthread_cond_t *, pthread_mutex_t *, const struct timespec *))
 			ptb_tr_real("pthread_cond_timedwait");
+	if (!clocked && clk != (clockid_t)-1)
+		clocked = (int (*)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *))
+			ptb_tr_real("pthread_cond_clockwait");
 	EV(UNLOCK, INSTANT, m, 0, 0, site);
 	ptb_tr_cpu();
 	EV(COND_WAIT, ENTER, c, ptb_tr_seq_peek(c), 0, site);
-	int rc = ts ? timed(c, m, ts) : real_fn(c, m);
+	int rc = !ts ? real_fn(c, m) : clk == (clockid_t)-1 ? timed(c, m, ts) : clocked(c, m, clk, ts);
 	EV(COND_WAIT, LEAVE, c, ptb_tr_seq_peek(c), outcome(rc), site);
 	EV(LOCK, INSTANT, m, 0, 0, site);
 	return rc;
@@ -100,12 +121,18 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespe
 
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
 {
-	return cond_wait(c, m, NULL, PTB_SITE);
+	return cond_wait(c, m, (clockid_t)-1, NULL, PTB_SITE);
 }
 
 int pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *ts)
 {
-	return cond_wait(c, m, ts, PTB_SITE);
+	return cond_wait(c, m, (clockid_t)-1, ts, PTB_SITE);
+}
+
+int pthread_cond_clockwait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
+			   const struct timespec *ts)
+{
+	return cond_wait(c, m, clk, ts, PTB_SITE);
 }
 
 int pthread_cond_signal(pthread_cond_t *c)
@@ -196,6 +223,18 @@ int sem_timedwait(sem_t *s, const struct timespec *ts)
 	return rc;
 }
 
+int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *ts)
+{
+	PTB_REAL(int, "sem_clockwait", (sem_t *, clockid_t, const struct timespec *));
+	const void *site = PTB_SITE;
+	ptb_tr_gate(s, site);
+	ptb_tr_cpu();
+	EV(SEM_WAIT, ENTER, s, 0, 0, site);
+	int rc = real_fn(s, clk, ts);
+	EV(SEM_WAIT, LEAVE, s, 0, rc ? (errno == ETIMEDOUT ? PTB_OUT_TIMEOUT : PTB_OUT_ERROR) : 0, site);
+	return rc;
+}
+
 int sem_post(sem_t *s)
 {
 	PTB_REAL(int, "sem_post", (sem_t *));
@@ -238,6 +277,40 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 	if (!try)
 		try = (int (*)(pthread_rwlock_t *))ptb_tr_real("pthread_rwlock_trywrlock");
 	return rw_take(l, PTB_EV_WR_LOCK, real_fn, try, PTB_SITE);
+}
+
+/* The read and write locks with a time limit: always a pair. */
+#define RW_TIMED(kind, call) \
+	const void *site = PTB_SITE; \
+	ptb_tr_gate(l, site); \
+	ptb_tr_cpu(); \
+	ptb_tr_event(kind, PTB_PH_ENTER, l, 0, 0, site); \
+	int rc = (call); \
+	ptb_tr_event(kind, PTB_PH_LEAVE, l, 0, outcome(rc), site); \
+	return rc
+
+int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *ts)
+{
+	PTB_REAL(int, "pthread_rwlock_timedrdlock", (pthread_rwlock_t *, const struct timespec *));
+	RW_TIMED(PTB_EV_RD_LOCK, real_fn(l, ts));
+}
+
+int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *ts)
+{
+	PTB_REAL(int, "pthread_rwlock_timedwrlock", (pthread_rwlock_t *, const struct timespec *));
+	RW_TIMED(PTB_EV_WR_LOCK, real_fn(l, ts));
+}
+
+int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *ts)
+{
+	PTB_REAL(int, "pthread_rwlock_clockrdlock", (pthread_rwlock_t *, clockid_t, const struct timespec *));
+	RW_TIMED(PTB_EV_RD_LOCK, real_fn(l, clk, ts));
+}
+
+int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *ts)
+{
+	PTB_REAL(int, "pthread_rwlock_clockwrlock", (pthread_rwlock_t *, clockid_t, const struct timespec *));
+	RW_TIMED(PTB_EV_WR_LOCK, real_fn(l, clk, ts));
 }
 
 int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)

@@ -254,6 +254,10 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 	for (int i = 0; !rc && i < a->ncpus; i++)
 		rc = ptb_sim_run(&o, a->cpus[i], costs, &r[i], NULL), ops += r[i].ops;
 	double dt = seconds() - t0;
+	if (!rc && !(one.wall_ns > 0)) {      /* a speed-up of 0/0 */
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "the trace spans no time: no speed-up to predict");
+	}
 	if (!rc && a->chrome && write_chrome(&o, a->cpus[a->ncpus - 1], costs, a->chrome)) {
 		ptb_ops_free(&o);
 		return 2;

@@ -194,6 +194,28 @@ static void run_child(char **argv, const char *lib, const char *tmp)
 	_exit(127);
 }
 
+/* SIGTERM and SIGHUP sent to ptbench alone (kill, a closed terminal's
+ * hang-up) are passed to the program, which ends by them with its trace
+ * written; ptbench then keeps the trace and ends as the program did,
+ * rather than leave it running and a temporary file behind. */
+static volatile sig_atomic_t program_pid;
+
+static void pass_on(int sig)
+{
+	if (program_pid > 0)
+		kill((pid_t)program_pid, sig);
+}
+
+static void forward_to(pid_t pid)
+{
+	program_pid = pid;
+	struct sigaction sa = { 0 };
+	sa.sa_handler = pass_on;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 /* The program's status as a shell would give it. */
 static int status_of(int st)
 {
@@ -208,8 +230,14 @@ static int finish(const char *tmp, const char *out, int st)
 		unlink(tmp);
 		if (WIFEXITED(st) && WEXITSTATUS(st) == 127)
 			return 2;                 /* the child said why */
-		return ptb_bad_input("record", "no complete trace (%s): is the program "
-				     "linked dynamically against the C library?", err);
+		char how[64];
+		if (WIFSIGNALED(st))
+			snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(st));
+		else
+			snprintf(how, sizeof how, "status %d", status_of(st));
+		return ptb_bad_input("record", "no complete trace (%s; the program ended with %s): "
+				     "is it linked dynamically against the C library, or was it killed "
+				     "by SIGKILL?", err, how);
 	}
 	ptb_trace_free(&t);
 	if (rename(tmp, out)) {
@@ -254,6 +282,7 @@ int ptb_cmd_record(int argc, char **argv)
 	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */
 	signal(SIGINT, SIG_IGN);                   /* the program decides; its trace is kept */
 	signal(SIGQUIT, SIG_IGN);
+	forward_to(pid);                           /* a kill of ptbench reaches the program */
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
