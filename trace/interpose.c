@@ -214,6 +214,8 @@ static void append(struct tbuf *b, uint64_t t, int kind, int phase, const void *
 		   uint32_t arg, int outcome, const void *site)
 {
 	uint32_t n = atomic_load_explicit(&b->n, memory_order_relaxed);
+	if (n >= BUF_EVENTS)       /* full, and not written: the trace has ended */
+		return;
 	struct ptb_tev *e = &b->ev[n];
 	if (t < last_t)            /* a signal handler's event inside a call recorded at its end */
 		t = last_t;
@@ -321,7 +323,7 @@ void ptb_tr_cpu(void)
  * "file+offset" (what addr2line takes). */
 static void write_maps(void)
 {
-	static char text[65536];
+	static char text[1 << 20];      /* a large program's maps pass 64 KiB */
 	size_t len = 0;
 	int m = open("/proc/self/maps", O_RDONLY | O_CLOEXEC);
 	if (m < 0)
@@ -444,11 +446,13 @@ static uint32_t probe_cost(void)
 	return (uint32_t)ns;
 }
 
+/* The C library's sigaction, looked up at the start: not in a handler,
+ * where dlsym may find its lock held. */
+static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
+
 static void on_fatal(int sig)
 {
 	finish(1);
-	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
-		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
 	struct sigaction dfl = { 0 };
 	dfl.sa_handler = SIG_DFL;         /* the real default now, not the stand-in */
 	real_sigaction(sig, &dfl, NULL);
@@ -569,8 +573,8 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	atomic_store(&file_off, sizeof header);
 	atomic_store(&sum, hs);
 	pthread_atfork(NULL, NULL, child_after_fork);
-	int (*real_sigaction)(int, const struct sigaction *, struct sigaction *) =
-		(int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
+	real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))
+		ptb_tr_real("sigaction");
 	for (int sig = 1; sig <= SIGRTMAX; sig++) {
 		struct sigaction old;
 		if (ends_process(sig) && real_sigaction(sig, NULL, &old) == 0 &&
