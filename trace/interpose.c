@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The interposer's core: the file is claimed by the first process image
- * that loads the library (O_EXCL), so an exec'd image or a child process
- * records nothing; every thread appends to its own buffer and writes it as
- * one chunk when full; the end of the process (exit, _exit, a fatal
- * signal, exec) writes the rest, the maps and the trailer.  The program's
- * output is never touched.
+ * The interposer's core: the first process image that loads the library
+ * claims the trace's file (trace/interpose-file.c), so an exec'd image or
+ * a child process records nothing; every thread appends to its own buffer
+ * and writes it as one chunk when full or when the thread ends (the buffer
+ * then serves the next thread); the end of the process (exit, _exit, a
+ * signal whose default ends it, exec) writes the rest, the maps and the
+ * trailer.  The program's output is never touched.
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -18,8 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
-#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
@@ -37,14 +36,7 @@ struct tbuf {
 };
 
 int ptb_tr_on;
-static int fd = -1;
-static dev_t fd_dev;                  /* what fd must still be before a write */
-static ino_t fd_ino;
-static char fd_path[4096];            /* absolute: to open it again */
 static uint64_t t0;
-static _Atomic uint64_t file_off;
-static _Atomic uint64_t nchunks, nevents, sum;
-static _Atomic int writing;          /* a spin lock over the file: no pthread calls here */
 static _Atomic int finished;
 static struct tbuf *_Atomic threads;
 static _Atomic uint32_t next_tid;
@@ -73,99 +65,11 @@ static uint64_t now(void)
 uint64_t ptb_tr_now(void) { return now(); }
 int ptb_tr_recording(void) { return mine && !atomic_load_explicit(&finished, memory_order_relaxed); }
 
-static void lock_file(void)
-{
-	while (atomic_exchange_explicit(&writing, 1, memory_order_acquire))
-		syscall(SYS_sched_yield);   /* not the interposed one */
-}
-
-/* The same from a signal handler, which may have interrupted the holder:
- * give up after a while (the trace is then lost, never the exit). */
-static int lock_file_bounded(void)
-{
-	for (int i = 0; i < 100000; i++) {
-		if (!atomic_exchange_explicit(&writing, 1, memory_order_acquire))
-			return 0;
-		syscall(SYS_sched_yield);
-	}
-	return -1;
-}
-
-static void unlock_file(void) { atomic_store_explicit(&writing, 0, memory_order_release); }
-
-/* A descriptor out of the program's way: far above the numbers it will
- * be handed (so "close 3 to 63" loops miss it, and its own first open is
- * still 3), close-on-exec. */
-static int out_of_the_way(int f)
-{
-	struct rlimit rl;
-	long lim = getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY ?
-		(long)rl.rlim_cur : 1024;
-	int hi = (int)(lim > 1024 ? 1000 : lim > 128 ? lim - 24 : -1);
-	int g = hi > 0 ? fcntl(f, F_DUPFD_CLOEXEC, hi) : -1;
-	if (g < 0)
-		return f;
-	syscall(SYS_close, f);
-	return g;
-}
-
-/* Before every write, under the file lock: fd must still be the trace.  A
- * program may close every descriptor it did not open (closefrom, a loop to
- * the limit) and be handed the number again for a file of its own, which
- * must never receive a byte of trace; then the trace is opened again by
- * its path.  -1 when it cannot be (the trace is then refused, not the
- * program's file written). */
-static int trace_fd(void)
-{
-	struct stat st;
-	if (fd >= 0 && syscall(SYS_fstat, fd, &st) == 0 && st.st_dev == fd_dev && st.st_ino == fd_ino)
-		return fd;
-	int f = (int)syscall(SYS_openat, AT_FDCWD, fd_path, O_WRONLY | O_CLOEXEC);
-	if (f >= 0 && syscall(SYS_fstat, f, &st) == 0 && st.st_dev == fd_dev && st.st_ino == fd_ino)
-		return fd = out_of_the_way(f);
-	if (f >= 0)
-		syscall(SYS_close, f);
-	return fd = -1;
-}
-
-int ptb_tr_owns_fd(int f)
-{
-	struct stat st;
-	return f >= 0 && f == fd && syscall(SYS_fstat, f, &st) == 0 && st.st_dev == fd_dev &&
-	       st.st_ino == fd_ino;
-}
-
-static void put(const void *p, size_t n, uint64_t off)
-{
-	const char *c = p;
-	if (trace_fd() < 0)
-		return;                  /* the trailer will not match: the trace is refused */
-	while (n) {
-		ssize_t w = syscall(SYS_pwrite64, fd, c, n, (off_t)off);   /* not the interposed one */
-		if (w <= 0)
-			return;              /* the trailer will not match: the trace is refused */
-		c += w, n -= (size_t)w, off += (uint64_t)w;
-	}
-}
-
-/* One chunk: its header and payload at the next free offset. */
-static void write_chunk(uint32_t tid, const void *payload, uint32_t count, uint32_t bytes)
-{
-	struct ptb_trace_chunk c = { PTB_TRACE_CHUNK_MAGIC, tid, count, bytes,
-				     ptb_trace_sum(payload, bytes), 0 };
-	uint64_t off = atomic_fetch_add(&file_off, sizeof c + bytes);
-	put(&c, sizeof c, off);
-	put(payload, bytes, off + sizeof c);
-	atomic_fetch_add(&nchunks, 1);
-	atomic_fetch_add(&nevents, tid == PTB_TRACE_MAPS_TID ? 0 : count);
-	atomic_fetch_add(&sum, c.checksum);
-}
-
 static void flush(struct tbuf *b)
 {
 	uint32_t n = atomic_load_explicit(&b->n, memory_order_acquire);
 	if (n)
-		write_chunk(b->tid, b->ev, n, n * (uint32_t)sizeof(struct ptb_tev));
+		ptb_tr_file_chunk(b->tid, b->ev, n, n * (uint32_t)sizeof(struct ptb_tev));
 	atomic_store(&b->n, 0);
 }
 
@@ -229,10 +133,10 @@ static void append(struct tbuf *b, uint64_t t, int kind, int phase, const void *
 	e->outcome = (uint16_t)outcome;
 	atomic_store_explicit(&b->n, n + 1, memory_order_release);
 	if (n + 1 == BUF_EVENTS) {
-		lock_file();
+		ptb_tr_file_lock();
 		if (!atomic_load(&finished))
 			flush(b);
-		unlock_file();
+		ptb_tr_file_unlock();
 	}
 }
 
@@ -332,7 +236,7 @@ static void write_maps(void)
 	while (len < sizeof text && (r = syscall(SYS_read, m, text + len, sizeof text - len)) > 0)
 		len += (size_t)r;
 	syscall(SYS_close, m);
-	write_chunk(PTB_TRACE_MAPS_TID, text, 0, (uint32_t)len);
+	ptb_tr_file_chunk(PTB_TRACE_MAPS_TID, text, 0, (uint32_t)len);
 }
 
 void ptb_tr_thread_exit(void)
@@ -353,10 +257,10 @@ static void release_buf(void)
 	if (!b || my_tid == 0)
 		return;
 	mine = NULL;
-	lock_file();
+	ptb_tr_file_lock();
 	if (!atomic_load(&finished))
 		flush(b);
-	unlock_file();
+	ptb_tr_file_unlock();
 	atomic_store(&b->free, 1);
 }
 
@@ -377,22 +281,19 @@ static void finish(int from_signal)
 		return;
 	ptb_tr_thread_exit();          /* the thread that ends the process */
 	if (!from_signal)
-		lock_file();
-	else if (lock_file_bounded())
+		ptb_tr_file_lock();
+	else if (ptb_tr_file_lock_bounded())
 		return;
 	if (atomic_exchange(&finished, 1)) {
-		unlock_file();
+		ptb_tr_file_unlock();
 		return;
 	}
 	for (struct tbuf *b = atomic_load(&threads); b; b = b->next)
 		flush(b);
 	write_maps();
-	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, atomic_load(&nchunks),
-					atomic_load(&nevents), atomic_load(&sum) };
-	put(&tr, sizeof tr, atomic_load(&file_off));
-	syscall(SYS_close, fd);
-	fd = -1;                       /* a child forked later must not close the number again */
-	unlock_file();
+	ptb_tr_file_trailer();
+	ptb_tr_file_close();
+	ptb_tr_file_unlock();
 }
 
 void ptb_tr_finish(void) { finish(0); }
@@ -406,18 +307,16 @@ int ptb_tr_exec_begin(void)
 	if (!ptb_tr_on || !owner())
 		return 0;
 	ptb_tr_cpu();
-	lock_file();
+	ptb_tr_file_lock();
 	if (atomic_exchange(&finished, 1)) {
-		unlock_file();
+		ptb_tr_file_unlock();
 		return 0;
 	}
 	for (struct tbuf *b = atomic_load(&threads); b; b = b->next)
 		flush(b);
 	write_maps();
-	struct ptb_trace_trailer tr = { PTB_TRACE_END_MAGIC, atomic_load(&nchunks),
-					atomic_load(&nevents), atomic_load(&sum) };
-	put(&tr, sizeof tr, atomic_load(&file_off));   /* the next chunk writes over it */
-	unlock_file();
+	ptb_tr_file_trailer();         /* the next chunk writes over it */
+	ptb_tr_file_unlock();
 	return 1;
 }
 
@@ -426,9 +325,9 @@ int ptb_tr_exec_begin(void)
  * the end, and the reader keeps the last). */
 void ptb_tr_exec_failed(void)
 {
-	lock_file();
+	ptb_tr_file_lock();
 	atomic_store(&finished, 0);
-	unlock_file();
+	ptb_tr_file_unlock();
 }
 
 /* The cost of one event, measured once: predict subtracts it from every
@@ -535,9 +434,7 @@ static void child_after_fork(void)
 {
 	ptb_tr_on = 0;                  /* the parent's trace is the parent's */
 	mine = NULL;
-	if (fd >= 0)
-		syscall(SYS_close, fd);
-	fd = -1;
+	ptb_tr_file_close();
 }
 
 __attribute__((constructor)) static void ptb_tr_init(void)
@@ -545,21 +442,8 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	const char *path = getenv("PTB_TRACE_FILE");
 	if (!path || !*path)
 		return;
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-	if (fd < 0)
+	if (ptb_tr_file_open(path))
 		return;
-	struct stat st;
-	char cwd[2048] = "";
-	int n = path[0] == '/' ? snprintf(fd_path, sizeof fd_path, "%s", path) :
-		getcwd(cwd, sizeof cwd) ? snprintf(fd_path, sizeof fd_path, "%s/%s", cwd, path) : -1;
-	if (fstat(fd, &st) || n <= 0 || n >= (int)sizeof fd_path) {
-		syscall(SYS_close, fd);   /* no way to find the trace again */
-		unlink(path);
-		fd = -1;
-		return;
-	}
-	fd_dev = st.st_dev, fd_ino = st.st_ino;
-	fd = out_of_the_way(fd);
 	t0 = now();
 	ptb_tr_on = 1;
 	atomic_store(&next_tid, 1);
@@ -569,9 +453,7 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
 	header.remote_wake = remote_wake_cost();
 	uint64_t hs = ptb_trace_sum(&header, sizeof header);
-	put(&header, sizeof header, 0);
-	atomic_store(&file_off, sizeof header);
-	atomic_store(&sum, hs);
+	ptb_tr_file_header(&header, sizeof header, hs);
 	pthread_atfork(NULL, NULL, child_after_fork);
 	real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))
 		ptb_tr_real("sigaction");

@@ -117,8 +117,20 @@ void ptb_tr_exec_failed(void);
 /* Whether sa is the interposer's stand-in for a default action: the
  * program is told SIG_DFL. */
 int ptb_tr_stand_in(const struct sigaction *sa);
-/* Whether f is the trace's own descriptor: the program's close of it is
- * answered without closing it. */
+/* The trace's file (trace/interpose-file.c): claimed at path (-1: not),
+ * its header at the start, chunks after it in turn, each written under
+ * the lock (the bounded lock from a signal handler, which gives up: -1),
+ * the trailer after the last chunk.  ptb_tr_owns_fd(f): whether f is the
+ * trace's own descriptor (the program's close of it is answered without
+ * closing it). */
+int ptb_tr_file_open(const char *path);
+void ptb_tr_file_header(const void *h, size_t bytes, uint64_t checksum);
+void ptb_tr_file_lock(void);
+int ptb_tr_file_lock_bounded(void);
+void ptb_tr_file_unlock(void);
+void ptb_tr_file_chunk(uint32_t tid, const void *payload, uint32_t count, uint32_t bytes);
+void ptb_tr_file_trailer(void);
+void ptb_tr_file_close(void);
 int ptb_tr_owns_fd(int f);
 
 /* The real function behind an interposed name (dlvsym first, for the
