@@ -151,13 +151,14 @@ while [ $r -le "$R" ]; do
 	synthetic queue "$TD/trace-queue" 8 20 6000000
 	synthetic pool "$TD/trace-pool" 8 16 6000000
 	for t in $TS; do
-		for name in pigz pbzip2 xz zstd pigz-d; do
+		for name in pigz pbzip2 xz zstd pigz-d lbzip2 plzip; do
 			command -v ${name%-d} > /dev/null || continue
 			in=$V/data.txt
 			case $name in
 			pigz-d) cmd="pigz -d -p $t -c" in=$V/data.gz ;;
 			pigz) cmd="pigz -9 -p $t -c" ;; pbzip2) cmd="pbzip2 -p$t -c" ;;
 			xz) cmd="xz -1 -T$t -c" ;; zstd) cmd="zstd -12 -T$t -c" ;;
+			lbzip2) cmd="lbzip2 -n $t -c" ;; plzip) cmd="plzip -1 -n $t -c" ;;
 			esac
 			STDIN=$in
 			record_each t "$t" $cmd

@@ -25,6 +25,10 @@
 # THREADS (its working set per thread, by the one rule that needs no
 # counters), and that size as ws.
 #
+# lbzip2 and plzip run where installed: two more compressors nobody here
+# wrote, threaded otherwise (lbzip2's work queue with its many condition
+# variables, exiting by _exit; plzip's splitter, workers and muxer).
+#
 # pigz -d is there too, a program whose speed-up is not its thread count:
 # its one inflating thread hands every 32 KB to a writer and a checker
 # (the input is the text compressed by pigz -9).  Each line also has
@@ -59,13 +63,14 @@ pigz -9 -c < "$V/data.txt" > "$V/data.gz" 2> /dev/null || rm -f "$V/data.gz"
 now() { date +%s.%N; }
 r=1
 while [ $r -le "$R" ]; do
-	for name in pigz pbzip2 xz zstd pigz-d; do
+	for name in pigz pbzip2 xz zstd pigz-d lbzip2 plzip; do
 		command -v ${name%-d} > /dev/null || continue
 		in=$V/data.txt
 		case $name in
 		pigz-d) cmd="pigz -d -p $T -c" in=$V/data.gz ;;
 		pigz) cmd="pigz -9 -p $T -c" ;; pbzip2) cmd="pbzip2 -p$T -c" ;;
 		xz) cmd="xz -1 -T$T -c" ;; zstd) cmd="zstd -12 -T$T -c" ;;
+		lbzip2) cmd="lbzip2 -n $T -c" ;; plzip) cmd="plzip -1 -n $T -c" ;;
 		esac
 		k=1 preds=
 		for lib in ${LIBS:-default}; do
