@@ -28,6 +28,12 @@
  *                             pipeline, speed-up near 2 on 2 CPUs
  *   trace-odd threads N       N threads started and joined one at a time;
  *                             prints the process's VmSize in kB
+ *   trace-odd fork N          two threads signal each other through a
+ *                             condition variable while the main thread
+ *                             forks N children, each of which starts and
+ *                             joins a thread and waits on a condition
+ *                             variable of its own (a child forked while
+ *                             the recorder held a lock must not hang)
  *   trace-odd clockwait N WORK two threads take N turns each, working WORK
  *                             at each, through pthread_mutex_clocklock and
  *                             pthread_cond_clockwait (what C++'s timed
@@ -39,6 +45,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -251,6 +258,57 @@ static int clockwait(int n, long work)
 
 static void *nothing(void *arg) { return arg; }
 
+static _Atomic int stop_pinging;
+
+static void *ping(void *arg)
+{
+	int me = (int)(long)arg;
+	while (!stop_pinging) {
+		pthread_mutex_lock(&cv_lock);
+		turn = !me;
+		pthread_cond_broadcast(&cv[0]);
+		pthread_mutex_unlock(&cv_lock);
+	}
+	return NULL;
+}
+
+static int forks(int n)
+{
+	static pthread_cond_t one = PTHREAD_COND_INITIALIZER;
+	cv = &one;
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, ping, (void *)(long)i);
+	int bad = 0;
+	for (int i = 0; i < n; i++) {
+		pid_t p = fork();
+		if (p == 0) {
+			static pthread_cond_t mine = PTHREAD_COND_INITIALIZER;
+			static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+			struct timespec until;
+			pthread_t c;
+			pthread_create(&c, NULL, nothing, NULL);
+			pthread_join(c, NULL);
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += 100000;
+			if (until.tv_nsec >= 1000000000)
+				until.tv_sec++, until.tv_nsec -= 1000000000;
+			pthread_mutex_lock(&m);
+			pthread_cond_signal(&mine);
+			pthread_cond_timedwait(&mine, &m, &until);
+			pthread_mutex_unlock(&m);
+			_exit(0);
+		}
+		int st;
+		bad += p < 0 || waitpid(p, &st, 0) != p || !WIFEXITED(st) || WEXITSTATUS(st);
+	}
+	stop_pinging = 1;
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
+	printf("children that failed: %d\n", bad);
+	return bad != 0;
+}
+
 static int threads(int n)
 {
 	for (int i = 0; i < n; i++) {
@@ -292,10 +350,12 @@ int main(int argc, char **argv)
 		return manycv(atoi(argv[2]), atol(argv[3]));
 	if (!strcmp(m, "threads") && argc == 3)
 		return threads(atoi(argv[2]));
+	if (!strcmp(m, "fork") && argc == 3)
+		return forks(atoi(argv[2]));
 	if (!strcmp(m, "clockwait") && argc == 4)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | signal alarm|usr1|rt |"
 		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
-		" clockwait N WORK\n");
+		" fork N | clockwait N WORK\n");
 	return 2;
 }

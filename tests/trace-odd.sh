@@ -7,7 +7,7 @@
 # execl, a query of its signal handlers, a signal handler's call inside a
 # blocking read, more condition variables than the first table holds, and
 # thousands of threads one after another, waits with a time limit on a
-# named clock.  Each must come out as it does
+# named clock, and children forked while other threads signal.  Each must come out as it does
 # unrecorded -- output, files, exit status -- with a complete trace that
 # holds what the program did.
 . "$top_srcdir/tests/tap.sh"
@@ -17,12 +17,13 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 preload_or_skip "$tmp"
 
-# odd NAME ARGS...: recorded into $tmp/NAME.trace, then run unrecorded;
+limit=
+# odd NAME ARGS...: recorded into $tmp/NAME.trace (under $limit), then run unrecorded;
 # rc and plain_rc, the outputs in $tmp/NAME.out and $tmp/NAME.plain, the
 # prediction for 1 and 2 CPUs in $tmp/NAME.json
 odd() {
 	name=$1; shift
-	"$PTBENCH" record -o "$tmp/$name.trace" -- "$TRACE_ODD" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
+	$limit "$PTBENCH" record -o "$tmp/$name.trace" -- "$TRACE_ODD" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
 	rc=$?
 	(exec "$TRACE_ODD" "$@" > "$tmp/$name.plain" 2> /dev/null)
 	plain_rc=$?
@@ -78,6 +79,17 @@ same manycv
 check "  no wait released by force in the replay" sh -c "! grep -q 'by force' '$tmp/manycv.txt'"
 check "  a pipeline: speed-up above 1.7 on 2 CPUs ($(field manycv predictions.1.speedup))" \
 	awk -v s="$(field manycv predictions.1.speedup)" 'BEGIN { exit !(s > 1.7) }'
+
+# 300 children forked while two threads signal each other, each starting
+# a thread and waiting on a condition variable: they record nothing and
+# must not hang in a table lock of the recorder that a sibling held at the
+# fork (the child skips the tables; that window is narrow -- runs of 1000
+# forks without the guard never hit it -- so this checks the children's
+# way through the recorder, not the window itself)
+limit="timeout 120"
+odd fork fork 300
+limit=
+same fork
 
 # turns through pthread_mutex_clocklock and pthread_cond_clockwait: the
 # waits are seen, so the replay keeps the turns serial

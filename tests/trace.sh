@@ -197,6 +197,16 @@ from=$("$JGET" "$tmp/rw.json" remote_wake.from)
 cost=$("$JGET" "$tmp/rw.json" remote_wake.seconds)
 sched=$("$JGET" "$tmp/rw.json" recorded.sched)
 npu=$(env -u OMP_NUM_THREADS -u OMP_THREAD_LIMIT nproc)   # allowed PUs
+if [ "$npu" -gt 1 ] && [ "$sched" = fifo ] && [ "$from" != recording ]; then
+	# the other PU held by a real-time thread of other work for the whole
+	# second the measurement may take (once, beside a sibling's recordings
+	# under make distcheck): measured once more, saying so
+	diag "no remote wake-up figure in the phases' recording; recording once more"
+	"$PTBENCH" record -o "$tmp/rw2.trace" -- true > /dev/null 2>&1
+	"$PTBENCH" predict "$tmp/rw2.trace" --cpus 2 --format json > "$tmp/rw2.json"
+	from=$("$JGET" "$tmp/rw2.json" remote_wake.from)
+	cost=$("$JGET" "$tmp/rw2.json" remote_wake.seconds)
+fi
 if [ "$npu" -gt 1 ] && [ "$sched" = fifo ]; then
 	check "record measured the remote wake-up on 2 PUs: $cost s, from '$from'" \
 		awk -v f="$from" -v c="$cost" 'BEGIN { exit !(f == "recording" && c >= 0 && c < 0.01) }'

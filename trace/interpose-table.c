@@ -9,7 +9,8 @@
  * sequence, as the replay expects of one object.  Each table is guarded by
  * a spin lock of its own, taken by no pthread call; a signal handler that
  * comes back into a table its thread is in gets 0 or "not traced", never
- * a wait.
+ * a wait, and so does a child process (it records nothing), which may
+ * have been forked while another thread held a lock.
  */
 #define _GNU_SOURCE
 #include <stdatomic.h>
@@ -99,7 +100,7 @@ static struct slot *find(struct table *t, uint64_t k, int claim)
 uint32_t ptb_tr_seq_next(const void *obj)
 {
 	uint64_t k = (uint64_t)(uintptr_t)obj;
-	if (!k || enter(&seqs))
+	if (!k || !ptb_tr_on || enter(&seqs))
 		return 0;
 	struct slot *s = find(&seqs, k, 1);
 	uint32_t v = s ? ++s->val : 0;
@@ -110,7 +111,7 @@ uint32_t ptb_tr_seq_next(const void *obj)
 uint32_t ptb_tr_seq_peek(const void *obj)
 {
 	uint64_t k = (uint64_t)(uintptr_t)obj;
-	if (!k || enter(&seqs))
+	if (!k || !ptb_tr_on || enter(&seqs))
 		return 0;
 	struct slot *s = find(&seqs, k, 0);
 	uint32_t v = s ? s->val : 0;
@@ -120,7 +121,7 @@ uint32_t ptb_tr_seq_peek(const void *obj)
 
 void ptb_tr_thread_map(uint64_t pthread_id, uint32_t tid)
 {
-	if (!pthread_id || enter(&tids))
+	if (!pthread_id || !ptb_tr_on || enter(&tids))
 		return;
 	struct slot *s = find(&tids, pthread_id, 1);
 	if (s)
@@ -130,7 +131,7 @@ void ptb_tr_thread_map(uint64_t pthread_id, uint32_t tid)
 
 uint32_t ptb_tr_thread_lookup(uint64_t pthread_id)
 {
-	if (!pthread_id || enter(&tids))
+	if (!pthread_id || !ptb_tr_on || enter(&tids))
 		return UINT32_MAX;
 	struct slot *s = find(&tids, pthread_id, 0);
 	uint32_t v = s ? s->val : 0;
