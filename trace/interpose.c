@@ -260,6 +260,8 @@ static void release_buf(void)
 	ptb_tr_file_lock();
 	if (!atomic_load(&finished))
 		flush(b);
+	else                       /* an exec under way: its events go, not to the next thread */
+		atomic_store(&b->n, 0);
 	ptb_tr_file_unlock();
 	atomic_store(&b->free, 1);
 }
