@@ -14,10 +14,14 @@
  *                             threads work 50 ms
  *   trace-odd signal NAME     ends by SIGALRM (a timer), SIGUSR1 or the
  *                             second real-time signal, unhandled
+ *   trace-odd execwork        works 50 ms, then execs /bin/sh -c "exit 0"
+ *   trace-odd fexecve         two threads work 50 ms, then fexecve of
+ *                             /bin/sh -c "exit 4"
  *   trace-odd quickexit       quick_exit(5)
  *   trace-odd execl           execl of /bin/sh -c "exit 3"
- *   trace-odd handlers        prints what sigaction and signal say of the
- *                             handlers of SIGTERM, SIGPIPE, SIGUSR1, SIGALRM
+ *   trace-odd handlers        prints what sigaction, signal and sysv_signal
+ *                             say of the handlers of SIGTERM, SIGPIPE,
+ *                             SIGUSR1, SIGALRM, SIGINT
  *   trace-odd sigread         the main thread blocks in read() of a pipe
  *                             while a SIGALRM handler posts a semaphore
  *                             that a second thread waits on before it
@@ -34,6 +38,12 @@
  *                             joins a thread and waits on a condition
  *                             variable of its own (a child forked while
  *                             the recorder held a lock must not hang)
+ *   trace-odd priorities      a thread of real-time priority 1 broadcasts
+ *                             and yields, one of priority 2 wakes every
+ *                             50 us and signals, for 0.3 s (the second
+ *                             may preempt the first inside the recorder's
+ *                             lock, which it must not wait for for ever);
+ *                             plain threads where priorities are refused
  *   trace-odd clockwait N WORK two threads take N turns each, working WORK
  *                             at each, through pthread_mutex_clocklock and
  *                             pthread_cond_clockwait (what C++'s timed
@@ -43,6 +53,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <sched.h>
 #include <semaphore.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -115,6 +126,24 @@ static int vfork_exec(void)
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
+static int execwork(void)
+{
+	burn_50ms(NULL);
+	execl("/bin/sh", "sh", "-c", "exit 0", (char *)NULL);
+	return 1;
+}
+
+static int fexec(void)
+{
+	two_threads();
+	char *argv[] = { "sh", "-c", "exit 4", NULL };
+	int f = open("/bin/sh", O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return 1;
+	fexecve(f, argv, environ);
+	return 1;
+}
+
 static int failexec(void)
 {
 	char *argv[] = { "program", NULL };
@@ -148,6 +177,8 @@ static int handlers(void)
 	}
 	void (*was)(int) = signal(SIGPIPE, SIG_IGN);
 	printf("SIGPIPE was %s\n", was == SIG_DFL ? "default" : "handled");
+	was = sysv_signal(SIGINT, SIG_IGN);
+	printf("SIGINT was %s\n", was == SIG_DFL ? "default" : "handled");
 	return 0;
 }
 
@@ -258,6 +289,59 @@ static int clockwait(int n, long work)
 
 static void *nothing(void *arg) { return arg; }
 
+static _Atomic int stop_prio;
+
+static void *low(void *arg)
+{
+	while (!stop_prio) {
+		pthread_mutex_lock(&cv_lock);
+		pthread_cond_broadcast(&cv[0]);
+		pthread_mutex_unlock(&cv_lock);
+		sched_yield();
+	}
+	return arg;
+}
+
+static void *high(void *arg)
+{
+	static const struct timespec nap = { 0, 50000 };
+	while (!stop_prio) {
+		nanosleep(&nap, NULL);
+		pthread_cond_signal(&cv[0]);
+	}
+	return arg;
+}
+
+/* A thread at real-time priority prio where permitted, else a plain one. */
+static void start_at(pthread_t *t, void *(*fn)(void *), int prio)
+{
+	pthread_attr_t a;
+	struct sched_param sp = { .sched_priority = prio };
+	pthread_attr_init(&a);
+	pthread_attr_setinheritsched(&a, PTHREAD_EXPLICIT_SCHED);
+	pthread_attr_setschedpolicy(&a, SCHED_FIFO);
+	pthread_attr_setschedparam(&a, &sp);
+	if (pthread_create(t, &a, fn, NULL))
+		pthread_create(t, NULL, fn, NULL);
+	pthread_attr_destroy(&a);
+}
+
+static int priorities(void)
+{
+	static pthread_cond_t one = PTHREAD_COND_INITIALIZER;
+	static const struct timespec run = { 0, 300000000 };
+	cv = &one;
+	pthread_t lo, hi;
+	start_at(&lo, low, 1);
+	start_at(&hi, high, 2);
+	nanosleep(&run, NULL);
+	stop_prio = 1;
+	pthread_join(hi, NULL);
+	pthread_join(lo, NULL);
+	puts("done");
+	return 0;
+}
+
 static _Atomic int stop_pinging;
 
 static void *ping(void *arg)
@@ -336,6 +420,10 @@ int main(int argc, char **argv)
 		return vfork_exec();
 	if (!strcmp(m, "failexec"))
 		return failexec();
+	if (!strcmp(m, "execwork"))
+		return execwork();
+	if (!strcmp(m, "fexecve"))
+		return fexec();
 	if (!strcmp(m, "signal") && argc == 3)
 		return die_by(argv[2]);
 	if (!strcmp(m, "quickexit"))
@@ -350,12 +438,15 @@ int main(int argc, char **argv)
 		return manycv(atoi(argv[2]), atol(argv[3]));
 	if (!strcmp(m, "threads") && argc == 3)
 		return threads(atoi(argv[2]));
+	if (!strcmp(m, "priorities"))
+		return priorities();
 	if (!strcmp(m, "fork") && argc == 3)
 		return forks(atoi(argv[2]));
 	if (!strcmp(m, "clockwait") && argc == 4)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
-	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | signal alarm|usr1|rt |"
+	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | execwork | fexecve |"
+		" signal alarm|usr1|rt |"
 		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
-		" fork N | clockwait N WORK\n");
+		" fork N | priorities | clockwait N WORK\n");
 	return 2;
 }

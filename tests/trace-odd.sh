@@ -17,13 +17,14 @@ tmp=$(mktemp -d) || exit 1
 trap 'rm -rf "$tmp"' EXIT
 preload_or_skip "$tmp"
 
-limit=
-# odd NAME ARGS...: recorded into $tmp/NAME.trace (under $limit), then run unrecorded;
+limit= opts=
+# odd NAME ARGS...: recorded into $tmp/NAME.trace (under $limit, with
+# record's $opts), then run unrecorded;
 # rc and plain_rc, the outputs in $tmp/NAME.out and $tmp/NAME.plain, the
 # prediction for 1 and 2 CPUs in $tmp/NAME.json
 odd() {
 	name=$1; shift
-	$limit "$PTBENCH" record -o "$tmp/$name.trace" -- "$TRACE_ODD" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
+	$limit "$PTBENCH" record $opts -o "$tmp/$name.trace" -- "$TRACE_ODD" "$@" > "$tmp/$name.out" 2> "$tmp/$name.err"
 	rc=$?
 	(exec "$TRACE_ODD" "$@" > "$tmp/$name.plain" 2> /dev/null)
 	plain_rc=$?
@@ -58,6 +59,20 @@ for s in alarm usr1 rt; do
 		test $rc -eq $plain_rc -a $rc -gt 128 -a $prc -eq 0
 done
 
+# the same under the normal policy, where a thread's CPU clock is read at
+# every event: the last stretch before an exec is kept
+opts="--sched other"
+odd failexec-other failexec
+odd execwork-other execwork
+opts=
+check "failexec and execwork under the normal policy: their work kept ($(field failexec-other predictions.0.wall_s) s, $(field execwork-other predictions.0.wall_s) s; 0.1 and 0.05 worked)" \
+	awk -v a="$(field failexec-other predictions.0.wall_s)" -v b="$(field execwork-other predictions.0.wall_s)" \
+	'BEGIN { exit !(a > 0.08 && b > 0.04) }'
+odd fexecve fexecve
+same fexecve
+check "  fexecve: its 3 threads recorded before the exec ($(field fexecve recorded.threads))" \
+	test "$(field fexecve recorded.threads)" = 3
+
 odd quickexit quickexit
 same quickexit
 odd execl execl
@@ -86,10 +101,21 @@ check "  a pipeline: speed-up above 1.7 on 2 CPUs ($(field manycv predictions.1.
 # fork (the child skips the tables; that window is narrow -- runs of 1000
 # forks without the guard never hit it -- so this checks the children's
 # way through the recorder, not the window itself)
-limit="timeout 120"
+limit="timeout -k 5 120"
 odd fork fork 300
 limit=
 same fork
+
+# a real-time priority 2 thread preempting a priority 1 one inside the
+# recorder's lock: the recording ends (it spun for ever on yields, which
+# never hand the PU to a lower priority)
+limit="timeout -k 5 60"
+odd priorities priorities
+limit=
+if [ $rc -ge 124 ] && command -v pkill > /dev/null; then
+	pkill -KILL -f "trace-odd priorities"      # left spinning at priority 2
+fi
+same priorities
 
 # turns through pthread_mutex_clocklock and pthread_cond_clockwait: the
 # waits are seen, so the replay keeps the turns serial

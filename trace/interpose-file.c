@@ -14,6 +14,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace/interpose.h"
@@ -26,20 +27,34 @@ static _Atomic uint64_t file_off;
 static _Atomic uint64_t nchunks, nevents, sum;
 static _Atomic int writing;           /* the spin lock over the file */
 
+/* A spin lock's wait, try i: a yield (not the interposed one), and past
+ * the first tries a sleep of 50 us -- a yield hands the PU only to threads
+ * of the same real-time priority, and a holder of a lower one would never
+ * run again (a program's priority-2 thread spun for ever on a lock its
+ * priority-1 thread held). */
+void ptb_tr_spin_pause(unsigned i)
+{
+	static const struct timespec nap = { 0, 50000 };
+	if (i < 64)
+		syscall(SYS_sched_yield);
+	else
+		syscall(SYS_nanosleep, &nap, NULL);
+}
+
 void ptb_tr_file_lock(void)
 {
-	while (atomic_exchange_explicit(&writing, 1, memory_order_acquire))
-		syscall(SYS_sched_yield);   /* not the interposed one */
+	for (unsigned i = 0; atomic_exchange_explicit(&writing, 1, memory_order_acquire); i++)
+		ptb_tr_spin_pause(i);
 }
 
 /* The same from a signal handler, which may have interrupted the holder:
- * give up after a while (the trace is then lost, never the exit). */
+ * give up after about 0.1 s (the trace is then lost, never the exit). */
 int ptb_tr_file_lock_bounded(void)
 {
-	for (int i = 0; i < 100000; i++) {
+	for (unsigned i = 0; i < 2000; i++) {
 		if (!atomic_exchange_explicit(&writing, 1, memory_order_acquire))
 			return 0;
-		syscall(SYS_sched_yield);
+		ptb_tr_spin_pause(i);
 	}
 	return -1;
 }

@@ -40,8 +40,8 @@ static int enter(struct table *t)
 	if (inside)
 		return -1;
 	inside = 1;
-	while (atomic_exchange_explicit(&t->lock, 1, memory_order_acquire))
-		syscall(SYS_sched_yield);       /* not the interposed one */
+	for (unsigned i = 0; atomic_exchange_explicit(&t->lock, 1, memory_order_acquire); i++)
+		ptb_tr_spin_pause(i);
 	return 0;
 }
 

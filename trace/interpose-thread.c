@@ -217,6 +217,18 @@ int execvpe(const char *file, char *const argv[], char *const envp[])
 	EXEC_AROUND(real_fn(file, argv, envp));
 }
 
+int fexecve(int fd, char *const argv[], char *const envp[])
+{
+	PTB_REAL(int, "fexecve", (int, char *const[], char *const[]));
+	EXEC_AROUND(real_fn(fd, argv, envp));
+}
+
+int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
+{
+	PTB_REAL(int, "execveat", (int, const char *, char *const[], char *const[], int));
+	EXEC_AROUND(real_fn(dirfd, path, argv, envp, flags));
+}
+
 /* execl, execlp, execle: their arguments as a vector, for the calls above
  * (the C library's own would call its execve inside, unseen). */
 #define ARGV_OF(first, ap, argv) \
@@ -280,9 +292,11 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	return rc;
 }
 
-sighandler_t signal(int sig, sighandler_t h)
+/* signal and its relatives (sysv_signal, bsd_signal, sigset) through the
+ * C library's own: SIG_DFL for a signal that ends the process is the
+ * stand-in, and the stand-in reads as SIG_DFL. */
+static sighandler_t set_handler(int sig, sighandler_t h, sighandler_t (*real_fn)(int, sighandler_t))
 {
-	PTB_REAL(sighandler_t, "signal", (int, sighandler_t));
 	static int (*real_sa)(int, const struct sigaction *, struct sigaction *);
 	if (!real_sa)
 		real_sa = (int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
@@ -298,4 +312,28 @@ sighandler_t signal(int sig, sighandler_t h)
 		return SIG_ERR;
 	as_default(&old);
 	return old.sa_handler;
+}
+
+sighandler_t signal(int sig, sighandler_t h)
+{
+	PTB_REAL(sighandler_t, "signal", (int, sighandler_t));
+	return set_handler(sig, h, real_fn);
+}
+
+sighandler_t sysv_signal(int sig, sighandler_t h)
+{
+	PTB_REAL(sighandler_t, "sysv_signal", (int, sighandler_t));
+	return set_handler(sig, h, real_fn);
+}
+
+sighandler_t bsd_signal(int sig, sighandler_t h)
+{
+	PTB_REAL(sighandler_t, "bsd_signal", (int, sighandler_t));
+	return set_handler(sig, h, real_fn);
+}
+
+sighandler_t sigset(int sig, sighandler_t h)
+{
+	PTB_REAL(sighandler_t, "sigset", (int, sighandler_t));
+	return set_handler(sig, h, real_fn);
 }

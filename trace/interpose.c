@@ -38,6 +38,8 @@ struct tbuf {
 int ptb_tr_on;
 static uint64_t t0;
 static _Atomic int finished;
+static _Atomic int in_exec;          /* execs under way: events are kept, nothing written */
+static int maps_written;
 static struct tbuf *_Atomic threads;
 static _Atomic uint32_t next_tid;
 static __thread struct tbuf *mine;
@@ -134,7 +136,7 @@ static void append(struct tbuf *b, uint64_t t, int kind, int phase, const void *
 	atomic_store_explicit(&b->n, n + 1, memory_order_release);
 	if (n + 1 == BUF_EVENTS) {
 		ptb_tr_file_lock();
-		if (!atomic_load(&finished))
+		if (!atomic_load(&finished) && !atomic_load(&in_exec))
 			flush(b);
 		ptb_tr_file_unlock();
 	}
@@ -258,7 +260,7 @@ static void release_buf(void)
 		return;
 	mine = NULL;
 	ptb_tr_file_lock();
-	if (!atomic_load(&finished))
+	if (!atomic_load(&finished) && !atomic_load(&in_exec))
 		flush(b);
 	else                       /* an exec under way: its events go, not to the next thread */
 		atomic_store(&b->n, 0);
@@ -301,34 +303,40 @@ static void finish(int from_signal)
 void ptb_tr_finish(void) { finish(0); }
 
 /* An exec: the trace is written as it stands, its trailer after the last
- * chunk, and nothing more is written while the exec runs (the new image
- * finds the file claimed and records nothing; the descriptor closes on
- * exec).  1 when written, for ptb_tr_exec_failed. */
+ * chunk, and nothing more is written while the exec runs -- the threads
+ * go on recording into their buffers -- since the new image finds the file
+ * claimed and records nothing and the descriptor closes on exec.  The
+ * exec'ing thread's CPU clock is read first, whatever the policy (its last
+ * stretch of work).  The maps are written at the first exec only (a
+ * program may try execs in a loop; the end writes them again, and the
+ * reader keeps the last).  1 when counted, for ptb_tr_exec_failed. */
 int ptb_tr_exec_begin(void)
 {
 	if (!ptb_tr_on || !owner())
 		return 0;
-	ptb_tr_cpu();
+	ptb_tr_event(PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(), 0, 0, NULL);
 	ptb_tr_file_lock();
-	if (atomic_exchange(&finished, 1)) {
+	if (atomic_load(&finished)) {
 		ptb_tr_file_unlock();
 		return 0;
 	}
-	for (struct tbuf *b = atomic_load(&threads); b; b = b->next)
-		flush(b);
-	write_maps();
-	ptb_tr_file_trailer();         /* the next chunk writes over it */
+	if (atomic_fetch_add(&in_exec, 1) == 0) {
+		for (struct tbuf *b = atomic_load(&threads); b; b = b->next)
+			flush(b);
+		if (!maps_written)
+			write_maps();
+		maps_written = 1;
+		ptb_tr_file_trailer();  /* the next chunk writes over it */
+	}
 	ptb_tr_file_unlock();
 	return 1;
 }
 
-/* The exec failed and the program goes on: so does the trace (the events
- * other threads made meanwhile are lost; the maps are written again at
- * the end, and the reader keeps the last). */
+/* The exec failed and the program goes on: so does the trace. */
 void ptb_tr_exec_failed(void)
 {
 	ptb_tr_file_lock();
-	atomic_store(&finished, 0);
+	atomic_fetch_sub(&in_exec, 1);
 	ptb_tr_file_unlock();
 }
 

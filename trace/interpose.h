@@ -124,6 +124,9 @@ int ptb_tr_stand_in(const struct sigaction *sa);
  * trace's own descriptor (the program's close of it is answered without
  * closing it). */
 int ptb_tr_file_open(const char *path);
+/* The wait of a spin lock's try i: a yield, then sleeps (a holder of a
+ * lower real-time priority must get the PU). */
+void ptb_tr_spin_pause(unsigned i);
 void ptb_tr_file_header(const void *h, size_t bytes, uint64_t checksum);
 void ptb_tr_file_lock(void);
 int ptb_tr_file_lock_bounded(void);

@@ -206,7 +206,20 @@ static void pass_on(int sig)
 		kill((pid_t)program_pid, sig);
 }
 
-static void forward_to(pid_t pid)
+/* SIGTERM and SIGHUP held from before the fork -- the program, under
+ * SCHED_FIFO on ptbench's PU, may keep ptbench from running for most of a
+ * second -- so that one sent meanwhile waits to be passed on rather than
+ * end ptbench alone.  The child lets them go before the exec. */
+static void hold_kills(sigset_t *old)
+{
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, SIGTERM);
+	sigaddset(&s, SIGHUP);
+	sigprocmask(SIG_BLOCK, &s, old);
+}
+
+static void forward_to(pid_t pid, const sigset_t *old)
 {
 	program_pid = pid;
 	struct sigaction sa = { 0 };
@@ -214,6 +227,7 @@ static void forward_to(pid_t pid)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigprocmask(SIG_SETMASK, old, NULL);
 }
 
 /* The program's status as a shell would give it. */
@@ -273,16 +287,20 @@ int ptb_cmd_record(int argc, char **argv)
 	if ((rc = place(&a)))
 		return rc;
 	fflush(NULL);
+	sigset_t mask;
+	hold_kills(&mask);
 	pid_t pid = fork();
 	if (pid < 0)
 		return ptb_bad_input("record", "cannot start a process: %s", strerror(errno));
-	if (pid == 0)
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &mask, NULL);
 		run_child(argv + first, lib, tmp);
-	struct sched_param sp = { 0 };
-	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */
+	}
 	signal(SIGINT, SIG_IGN);                   /* the program decides; its trace is kept */
 	signal(SIGQUIT, SIG_IGN);
-	forward_to(pid);                           /* a kill of ptbench reaches the program */
+	forward_to(pid, &mask);                    /* a kill of ptbench reaches the program */
+	struct sched_param sp = { 0 };
+	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */
 	int st;
 	while (waitpid(pid, &st, 0) < 0)
 		if (errno != EINTR)
