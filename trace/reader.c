@@ -100,6 +100,8 @@ static int add_events(struct ptb_trace *t, uint32_t tid, const struct ptb_tev *e
 		t->th = nt, t->nthreads = tid + 1;
 	}
 	struct ptb_trace_thread *th = &t->th[tid];
+	if (!n)                  /* an empty chunk: the thread is known, nothing to copy */
+		return 0;
 	if (th->n + n > th->cap) {
 		size_t cap = (th->n + n) * 2;
 		struct ptb_tev *e = realloc(th->ev, cap * sizeof *e);
