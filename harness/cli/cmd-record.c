@@ -246,12 +246,12 @@ static int finish(const char *tmp, const char *out, int st)
 			return 2;                 /* the child said why */
 		char how[64];
 		if (WIFSIGNALED(st))
-			snprintf(how, sizeof how, "killed by signal %d", WTERMSIG(st));
+			snprintf(how, sizeof how, "was killed by signal %d", WTERMSIG(st));
 		else
-			snprintf(how, sizeof how, "status %d", status_of(st));
-		return ptb_bad_input("record", "no complete trace (%s; the program ended with %s): "
-				     "is it linked dynamically against the C library, or was it killed "
-				     "by SIGKILL?", err, how);
+			snprintf(how, sizeof how, "ended with status %d", status_of(st));
+		return ptb_bad_input("record", "no complete trace (%s; the program %s): is it "
+				     "linked dynamically against the C library, or was it killed by "
+				     "SIGKILL?", err, how);
 	}
 	ptb_trace_free(&t);
 	if (rename(tmp, out)) {
