@@ -172,39 +172,33 @@ check "a program killed by SIGTERM: status 143 (got $rc)" test $rc -eq 143
 check "  and its trace is complete" test $? -eq 0
 # ptbench itself killed (kill PID, a hang-up): the program gets the
 # signal and ends with its trace written; ptbench keeps it and ends as the
-# program did, leaving no program running and no temporary file
-"$PTBENCH" record -o "$tmp/kt.trace" -- sleep 30 > /dev/null 2>&1 &
-rp=$!
-i=0
-while ! ls "$tmp"/kt.trace.tmp* > /dev/null 2>&1 && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-kill -TERM $rp
-wait $rp
-rc=$?
-check "ptbench record killed by SIGTERM: passed on, status 143 (got $rc)" test $rc -eq 143
-check "  the trace kept and complete, no temporary file" \
-	sh -c "'$PTBENCH' predict '$tmp/kt.trace' > /dev/null && ! ls '$tmp'/kt.trace.tmp* > /dev/null 2>&1"
-# the same while the program computes: under SCHED_FIFO on ptbench's PU it
-# keeps ptbench from running until the real-time limit of the period, and
-# the kill must wait to be passed on, not end ptbench alone
-timeout -k 2 60 "$PTBENCH" record -o "$tmp/kb.trace" -- sh -c 'while :; do :; done' \
-	> /dev/null 2>&1 &
-rp=$!
-i=0
-while ! ls "$tmp"/kb.trace.tmp* > /dev/null 2>&1 && [ $i -lt 200 ]; do
-	sleep 0.05
-	i=$((i + 1))
-done
-sleep 0.2
-kill -TERM $rp
-wait $rp
-rc=$?
-check "ptbench record of a busy program killed at once: passed on, status 143 (got $rc)" \
-	test $rc -eq 143
-check "  the trace kept and complete, no temporary file" \
-	sh -c "'$PTBENCH' predict '$tmp/kb.trace' > /dev/null && ! ls '$tmp'/kb.trace.tmp* > /dev/null 2>&1"
+# program did, leaving no program running and no temporary file.
+# killed_record NAME WHAT PROGRAM...: record, kill ptbench once the
+# program runs (its temporary trace exists), check
+killed_record() {
+	name=$1 what=$2
+	shift 2
+	timeout -k 2 60 "$PTBENCH" record -o "$tmp/$name.trace" -- "$@" > /dev/null 2>&1 &
+	rp=$!
+	i=0
+	while ! ls "$tmp/$name".trace.tmp* > /dev/null 2>&1 && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sleep 0.2
+	kill -TERM $rp
+	wait $rp
+	rc=$?
+	check "ptbench record of $what killed by SIGTERM: passed on, status 143 (got $rc)" \
+		test $rc -eq 143
+	check "  the trace kept and complete, no temporary file" \
+		sh -c "'$PTBENCH' predict '$tmp/$name.trace' > /dev/null && ! ls '$tmp/$name'.trace.tmp* > /dev/null 2>&1"
+}
+killed_record kt "a sleeping program" sleep 30
+# a busy program, under SCHED_FIFO on ptbench's PU, keeps ptbench from
+# running until the real-time limit of the period: the kill must wait to
+# be passed on, not end ptbench alone
+killed_record kb "a busy program" sh -c 'while :; do :; done'
 
 # --- the remote wake-up cost: measured by record where a second PU is
 # allowed and SCHED_FIFO permitted, none where only one PU is or under the
