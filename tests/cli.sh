@@ -71,7 +71,10 @@ check "manual's options are all in a command's --help${missing:+ (missing:$missi
 rm -f all-help.txt
 "$PTBENCH" --help >help.txt
 missing=""
-for cmd in run list info report table plot compare ab profile; do
+# the commands as the dispatch table names them (cli.c), but the internal one
+cmds=$(sed -n 's/^\t{ "\([a-z]*\)", *ptb_cmd_[a-z]* },.*/\1/p' "$top_srcdir/harness/cli/cli.c" | grep -vx worker)
+check "the dispatch table read ($(echo $cmds))" test "$(echo "$cmds" | wc -l)" -ge 11
+for cmd in $cmds; do
 	grep -q "^  $cmd " help.txt || missing="$missing $cmd"
 	grep -q "^\.B $cmd\$" "$man" || missing="$missing man:$cmd"
 done
