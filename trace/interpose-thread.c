@@ -5,7 +5,7 @@
  * detach, yield; sleeps as off-CPU time; _exit and exec write the trace
  * before the process image goes away (exit does it in the destructor); a
  * program that asks for the default action of a fatal signal gets it with
- * the trace written first (a shell sets SIG_DFL explicitly).
+ * the trace written first (trace/interpose-signal.c).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -266,74 +266,4 @@ int execle(const char *path, const char *arg, ...)
 	char *const *envp = va_arg(ap, char *const *);
 	va_end(ap);
 	return execve(path, argv, envp);
-}
-
-/* The program is told SIG_DFL where the stand-in is: it asked for none. */
-static void as_default(struct sigaction *old)
-{
-	if (ptb_tr_stand_in(old)) {
-		old->sa_handler = SIG_DFL;
-		old->sa_flags = 0;
-	}
-}
-
-int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
-{
-	PTB_REAL(int, "sigaction", (int, const struct sigaction *, struct sigaction *));
-	int rc;
-	if (!act || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO) || !ptb_tr_fatal(sig))
-		rc = real_fn(sig, act, old);
-	else if (old && real_fn(sig, NULL, old))
-		return -1;
-	else
-		rc = ptb_tr_default_action(sig, real_fn);
-	if (!rc && old)
-		as_default(old);
-	return rc;
-}
-
-/* signal and its relatives (sysv_signal, bsd_signal, sigset) through the
- * C library's own: SIG_DFL for a signal that ends the process is the
- * stand-in, and the stand-in reads as SIG_DFL. */
-static sighandler_t set_handler(int sig, sighandler_t h, sighandler_t (*real_fn)(int, sighandler_t))
-{
-	static int (*real_sa)(int, const struct sigaction *, struct sigaction *);
-	if (!real_sa)
-		real_sa = (int (*)(int, const struct sigaction *, struct sigaction *))ptb_tr_real("sigaction");
-	struct sigaction old;
-	if (h != SIG_DFL || !ptb_tr_fatal(sig)) {
-		if (real_sa(sig, NULL, &old) == 0 && ptb_tr_stand_in(&old)) {
-			sighandler_t r = real_fn(sig, h);
-			return r == SIG_ERR ? r : SIG_DFL;
-		}
-		return real_fn(sig, h);
-	}
-	if (real_sa(sig, NULL, &old) || ptb_tr_default_action(sig, real_sa))
-		return SIG_ERR;
-	as_default(&old);
-	return old.sa_handler;
-}
-
-sighandler_t signal(int sig, sighandler_t h)
-{
-	PTB_REAL(sighandler_t, "signal", (int, sighandler_t));
-	return set_handler(sig, h, real_fn);
-}
-
-sighandler_t sysv_signal(int sig, sighandler_t h)
-{
-	PTB_REAL(sighandler_t, "sysv_signal", (int, sighandler_t));
-	return set_handler(sig, h, real_fn);
-}
-
-sighandler_t bsd_signal(int sig, sighandler_t h)
-{
-	PTB_REAL(sighandler_t, "bsd_signal", (int, sighandler_t));
-	return set_handler(sig, h, real_fn);
-}
-
-sighandler_t sigset(int sig, sighandler_t h)
-{
-	PTB_REAL(sighandler_t, "sigset", (int, sighandler_t));
-	return set_handler(sig, h, real_fn);
 }

@@ -31,6 +31,7 @@ struct tbuf {
 	struct tbuf *next;
 	uint32_t tid;
 	_Atomic uint32_t n;
+	uint32_t sent;               /* of those, written already by another thread (under the file lock) */
 	_Atomic int free;            /* its thread ended and it was written: a new one may take it */
 	struct ptb_tev ev[BUF_EVENTS];
 };
@@ -67,11 +68,38 @@ static uint64_t now(void)
 uint64_t ptb_tr_now(void) { return now(); }
 int ptb_tr_recording(void) { return mine && !atomic_load_explicit(&finished, memory_order_relaxed); }
 
+/* For the tests only (PTB_TRACE_TEST_PAUSE_US): a pause after writing
+ * another thread's buffer, as if the writer lost its PU there, so that the
+ * thread adds events meanwhile. */
+static long test_pause_us;
+
+static void test_pause(const struct tbuf *b)
+{
+	if (test_pause_us > 0 && b != mine) {
+		struct timespec ts = { 0, test_pause_us * 1000 };
+		syscall(SYS_nanosleep, &ts, NULL);
+	}
+}
+
+/* Another thread's buffer, under the file lock: what it has counted and
+ * not yet written, which it may be adding to as this runs.  Only its own
+ * thread starts it again from 0 (flush_own): an event written but not yet
+ * counted stays for a later flush, neither lost nor written twice. */
 static void flush(struct tbuf *b)
 {
 	uint32_t n = atomic_load_explicit(&b->n, memory_order_acquire);
-	if (n)
-		ptb_tr_file_chunk(b->tid, b->ev, n, n * (uint32_t)sizeof(struct ptb_tev));
+	if (n > b->sent)
+		ptb_tr_file_chunk(b->tid, b->ev + b->sent, n - b->sent,
+				  (n - b->sent) * (uint32_t)sizeof(struct ptb_tev));
+	test_pause(b);
+	b->sent = n;
+}
+
+/* The calling thread's own buffer, under the file lock. */
+static void flush_own(struct tbuf *b)
+{
+	flush(b);
+	b->sent = 0;
 	atomic_store(&b->n, 0);
 }
 
@@ -84,7 +112,7 @@ static struct tbuf *new_buf(uint32_t tid)
 		int one = 1;
 		if (atomic_load_explicit(&b->free, memory_order_relaxed) &&
 		    atomic_compare_exchange_strong(&b->free, &one, 0)) {
-			b->tid = tid;
+			b->tid = tid;           /* n and sent were left at 0 */
 			return b;
 		}
 	}
@@ -116,12 +144,27 @@ void ptb_tr_event(int kind, int phase, const void *obj, uint32_t arg, int outcom
 	ptb_tr_event_at(now(), kind, phase, obj, arg, outcome, site);
 }
 
+/* A full buffer is written by its own thread, unless the trace has ended
+ * or an exec is under way; one left full by an exec is written at the
+ * next event after it failed. */
+static int make_room(struct tbuf *b)
+{
+	ptb_tr_file_lock();
+	if (!atomic_load(&finished) && !atomic_load(&in_exec))
+		flush_own(b);
+	ptb_tr_file_unlock();
+	return atomic_load_explicit(&b->n, memory_order_relaxed) < BUF_EVENTS;
+}
+
 static void append(struct tbuf *b, uint64_t t, int kind, int phase, const void *obj,
 		   uint32_t arg, int outcome, const void *site)
 {
 	uint32_t n = atomic_load_explicit(&b->n, memory_order_relaxed);
-	if (n >= BUF_EVENTS)       /* full, and not written: the trace has ended */
-		return;
+	if (n >= BUF_EVENTS) {
+		if (!make_room(b))
+			return;
+		n = 0;
+	}
 	struct ptb_tev *e = &b->ev[n];
 	if (t < last_t)            /* a signal handler's event inside a call recorded at its end */
 		t = last_t;
@@ -134,12 +177,8 @@ static void append(struct tbuf *b, uint64_t t, int kind, int phase, const void *
 	e->phase = (uint8_t)phase;
 	e->outcome = (uint16_t)outcome;
 	atomic_store_explicit(&b->n, n + 1, memory_order_release);
-	if (n + 1 == BUF_EVENTS) {
-		ptb_tr_file_lock();
-		if (!atomic_load(&finished) && !atomic_load(&in_exec))
-			flush(b);
-		ptb_tr_file_unlock();
-	}
+	if (n + 1 == BUF_EVENTS)
+		make_room(b);
 }
 
 static uint64_t thread_cpu(void)
@@ -260,10 +299,12 @@ static void release_buf(void)
 		return;
 	mine = NULL;
 	ptb_tr_file_lock();
-	if (!atomic_load(&finished) && !atomic_load(&in_exec))
-		flush(b);
-	else                       /* an exec under way: its events go, not to the next thread */
+	if (!atomic_load(&finished) && !atomic_load(&in_exec)) {
+		flush_own(b);
+	} else {                   /* an exec under way: its events go, not to the next thread */
+		b->sent = 0;
 		atomic_store(&b->n, 0);
+	}
 	ptb_tr_file_unlock();
 	atomic_store(&b->free, 1);
 }
@@ -301,6 +342,7 @@ static void finish(int from_signal)
 }
 
 void ptb_tr_finish(void) { finish(0); }
+void ptb_tr_finish_in_handler(void) { finish(1); }
 
 /* An exec: the trace is written as it stands, its trailer after the last
  * chunk, and nothing more is written while the exec runs -- the threads
@@ -355,58 +397,6 @@ static uint32_t probe_cost(void)
 	return (uint32_t)ns;
 }
 
-/* The C library's sigaction, looked up at the start: not in a handler,
- * where dlsym may find its lock held. */
-static int (*real_sigaction)(int, const struct sigaction *, struct sigaction *);
-
-static void on_fatal(int sig)
-{
-	finish(1);
-	struct sigaction dfl = { 0 };
-	dfl.sa_handler = SIG_DFL;         /* the real default now, not the stand-in */
-	real_sigaction(sig, &dfl, NULL);
-	raise(sig);
-}
-
-/* Every signal whose default action ends the process (signal(7)), the
- * real-time ones included; not SIGKILL or SIGSTOP, which no handler sees. */
-static const int fatal[] = { SIGSEGV, SIGBUS, SIGABRT, SIGFPE, SIGILL, SIGTERM, SIGINT,
-			     SIGHUP, SIGQUIT, SIGPIPE, SIGXCPU, SIGXFSZ, SIGALRM, SIGUSR1,
-			     SIGUSR2, SIGPROF, SIGVTALRM, SIGIO, SIGSYS, SIGTRAP,
-#ifdef SIGSTKFLT
-			     SIGSTKFLT,
-#endif
-#ifdef SIGPWR
-			     SIGPWR,
-#endif
-};
-
-static int ends_process(int sig)
-{
-	for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++)
-		if (fatal[i] == sig)
-			return 1;
-	return sig >= SIGRTMIN && sig <= SIGRTMAX;
-}
-
-int ptb_tr_fatal(int sig) { return ptb_tr_on && ends_process(sig); }
-
-int ptb_tr_stand_in(const struct sigaction *sa)
-{
-	return sa && !(sa->sa_flags & SA_SIGINFO) && sa->sa_handler == on_fatal;
-}
-
-/* The default action of a fatal signal, with the trace written first:
- * what the program gets when it asks for SIG_DFL. */
-int ptb_tr_default_action(int sig, int (*real_sigaction)(int, const struct sigaction *,
-							 struct sigaction *))
-{
-	struct sigaction sa = { 0 };
-	sa.sa_handler = on_fatal;
-	sa.sa_flags = SA_RESETHAND;
-	return real_sigaction(sig, &sa, NULL);
-}
-
 static void fill_header(void)
 {
 	memcpy(header.magic, PTB_TRACE_MAGIC, 8);
@@ -454,6 +444,8 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 		return;
 	if (ptb_tr_file_open(path))
 		return;
+	const char *pause = getenv("PTB_TRACE_TEST_PAUSE_US");
+	test_pause_us = pause ? atol(pause) % 1000000 : 0;
 	t0 = now();
 	ptb_tr_on = 1;
 	atomic_store(&next_tid, 1);
@@ -465,14 +457,7 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	uint64_t hs = ptb_trace_sum(&header, sizeof header);
 	ptb_tr_file_header(&header, sizeof header, hs);
 	pthread_atfork(NULL, NULL, child_after_fork);
-	real_sigaction = (int (*)(int, const struct sigaction *, struct sigaction *))
-		ptb_tr_real("sigaction");
-	for (int sig = 1; sig <= SIGRTMAX; sig++) {
-		struct sigaction old;
-		if (ends_process(sig) && real_sigaction(sig, NULL, &old) == 0 &&
-		    !(old.sa_flags & SA_SIGINFO) && old.sa_handler == SIG_DFL)
-			ptb_tr_default_action(sig, real_sigaction);
-	}
+	ptb_tr_signals_init();
 	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, UINT32_MAX, 0, NULL);
 }
 

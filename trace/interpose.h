@@ -98,15 +98,13 @@ void ptb_tr_io_wait(int fd, uint64_t d, uint64_t t0, const void *site, uint64_t 
 
 /* The calling thread ends (its CPU time and an exit event; once). */
 void ptb_tr_thread_exit(void);
-/* Whether the interposer stands in for signal sig's default action, and
- * that stand-in installed (the trace is written, then the signal acts). */
-struct sigaction;
-int ptb_tr_fatal(int sig);
-int ptb_tr_default_action(int sig, int (*real_sigaction)(int, const struct sigaction *,
-							 struct sigaction *));
-
-/* Write what is buffered, the maps and the trailer; once. */
+/* The stand-ins for the default actions of the signals that end the
+ * process, installed at the start (trace/interpose-signal.c). */
+void ptb_tr_signals_init(void);
+/* Write what is buffered, the maps and the trailer; once.  From a signal
+ * handler, giving up should the lock be held too long. */
 void ptb_tr_finish(void);
+void ptb_tr_finish_in_handler(void);
 /* A thread's end: its exit event, then its buffer written and left for the
  * next thread. */
 void ptb_tr_thread_end(void);
@@ -114,9 +112,6 @@ void ptb_tr_thread_end(void);
  * exec fail. */
 int ptb_tr_exec_begin(void);
 void ptb_tr_exec_failed(void);
-/* Whether sa is the interposer's stand-in for a default action: the
- * program is told SIG_DFL. */
-int ptb_tr_stand_in(const struct sigaction *sa);
 /* The trace's file (trace/interpose-file.c): claimed at path (-1: not),
  * its header at the start, chunks after it in turn, each written under
  * the lock (the bounded lock from a signal handler, which gives up: -1),
