@@ -149,6 +149,53 @@ int ptb_tr_file_open(const char *path)
 	return 0;
 }
 
+/* Where the trace stands, for an image that goes on with it after an
+ * exec: "offset:chunks:events:sum:device:inode". */
+int ptb_tr_file_state(char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%llu:%llu:%llu:%llu:%llu:%llu",
+			 (unsigned long long)atomic_load(&file_off),
+			 (unsigned long long)atomic_load(&nchunks),
+			 (unsigned long long)atomic_load(&nevents),
+			 (unsigned long long)atomic_load(&sum), (unsigned long long)fd_dev,
+			 (unsigned long long)fd_ino);
+	return n > 0 && (size_t)n < len ? 0 : -1;
+}
+
+/* The trace an earlier image of this process left at path, as state
+ * says: its header read back into h (bytes), its chunks kept.  -1 when the
+ * file is not that one. */
+int ptb_tr_file_continue(const char *path, const char *state, void *h, size_t bytes)
+{
+	unsigned long long off, nc, ne, su, dev, ino;
+	char end;
+	if (path[0] != '/' || strlen(path) >= sizeof fd_path ||
+	    sscanf(state, "%llu:%llu:%llu:%llu:%llu:%llu%c", &off, &nc, &ne, &su, &dev, &ino,
+		   &end) != 6)
+		return -1;
+	strcpy(fd_path, path);
+	fd_dev = (dev_t)dev, fd_ino = (ino_t)ino, fd = -1;
+	int r = (int)syscall(SYS_openat, AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	int same = r >= 0 && syscall(SYS_fstat, r, &st) == 0 && st.st_dev == fd_dev &&
+		   st.st_ino == fd_ino && syscall(SYS_pread64, r, h, bytes, (off_t)0) == (ssize_t)bytes;
+	if (r >= 0)
+		syscall(SYS_close, r);
+	if (!same || trace_fd() < 0)
+		return -1;
+	atomic_store(&file_off, off), atomic_store(&nchunks, nc);
+	atomic_store(&nevents, ne), atomic_store(&sum, su);
+	return 0;
+}
+
+/* The header written again (the new image's name): the running sum takes
+ * the new one's place for the old one's. */
+void ptb_tr_file_rewrite_header(const void *h, size_t bytes, uint64_t old_sum, uint64_t new_sum)
+{
+	put(h, bytes, 0);
+	atomic_fetch_add(&sum, new_sum - old_sum);
+}
+
 void ptb_tr_file_header(const void *h, size_t bytes, uint64_t checksum)
 {
 	put(h, bytes, 0);

@@ -16,11 +16,13 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -327,3 +329,27 @@ int accept4(int fd, struct sockaddr *a, socklen_t *al, int flags)
 	return rc;
 }
 
+/* The second figure of /proc/thread-self/schedstat: ns this thread has
+ * spent runnable but waiting for a CPU.  By syscall (no wrapper, no stdio:
+ * a signal handler's read may come here). */
+uint64_t ptb_tr_runq_ns(void)
+{
+	char buf[96];
+	int f = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+	if (f < 0)
+		return UINT64_MAX;
+	ssize_t n = syscall(SYS_read, f, buf, sizeof buf - 1);
+	syscall(SYS_close, f);
+	if (n <= 0)
+		return UINT64_MAX;
+	buf[n] = '\0';
+	const char *c = buf;
+	while (*c >= '0' && *c <= '9')
+		c++;
+	if (*c++ != ' ' || *c < '0' || *c > '9')
+		return UINT64_MAX;
+	uint64_t v = 0;
+	while (*c >= '0' && *c <= '9')
+		v = v * 10 + (uint64_t)(*c++ - '0');
+	return v;
+}

@@ -182,10 +182,14 @@ void quick_exit(int status)
 }
 
 /* An exec replaces the image: the trace is written first (the new image
- * finds the file claimed and records nothing), and goes on if the exec
- * fails.  A vfork child's exec leaves its parent's trace alone. */
-#define EXEC_AROUND(call) \
-	int written = ptb_tr_exec_begin(); \
+ * goes on with it if this one never started a thread, else records
+ * nothing), and goes on if the exec fails.  A vfork child's exec leaves
+ * its parent's trace alone.  The forms without an environment pass the
+ * process's own through the forms with one, which the trace may need to
+ * add to. */
+#define EXEC_AROUND(envp, call) \
+	char *const *env_ = (envp); \
+	int written = ptb_tr_exec_begin(&env_); \
 	int rc = (call); \
 	int errno_ = errno; \
 	if (written) \
@@ -196,37 +200,37 @@ void quick_exit(int status)
 int execve(const char *path, char *const argv[], char *const envp[])
 {
 	PTB_REAL(int, "execve", (const char *, char *const[], char *const[]));
-	EXEC_AROUND(real_fn(path, argv, envp));
+	EXEC_AROUND(envp, real_fn(path, argv, env_));
 }
 
 int execv(const char *path, char *const argv[])
 {
-	PTB_REAL(int, "execv", (const char *, char *const[]));
-	EXEC_AROUND(real_fn(path, argv));
+	PTB_REAL(int, "execve", (const char *, char *const[], char *const[]));
+	EXEC_AROUND(environ, real_fn(path, argv, env_));
 }
 
 int execvp(const char *file, char *const argv[])
 {
-	PTB_REAL(int, "execvp", (const char *, char *const[]));
-	EXEC_AROUND(real_fn(file, argv));
+	PTB_REAL(int, "execvpe", (const char *, char *const[], char *const[]));
+	EXEC_AROUND(environ, real_fn(file, argv, env_));
 }
 
 int execvpe(const char *file, char *const argv[], char *const envp[])
 {
 	PTB_REAL(int, "execvpe", (const char *, char *const[], char *const[]));
-	EXEC_AROUND(real_fn(file, argv, envp));
+	EXEC_AROUND(envp, real_fn(file, argv, env_));
 }
 
 int fexecve(int fd, char *const argv[], char *const envp[])
 {
 	PTB_REAL(int, "fexecve", (int, char *const[], char *const[]));
-	EXEC_AROUND(real_fn(fd, argv, envp));
+	EXEC_AROUND(envp, real_fn(fd, argv, env_));
 }
 
 int execveat(int dirfd, const char *path, char *const argv[], char *const envp[], int flags)
 {
 	PTB_REAL(int, "execveat", (int, const char *, char *const[], char *const[], int));
-	EXEC_AROUND(real_fn(dirfd, path, argv, envp, flags));
+	EXEC_AROUND(envp, real_fn(dirfd, path, argv, env_, flags));
 }
 
 /* execl, execlp, execle: their arguments as a vector, for the calls above

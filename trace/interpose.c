@@ -41,6 +41,7 @@ static uint64_t t0;
 static _Atomic int finished;
 static _Atomic int in_exec;          /* execs under way: events are kept, nothing written */
 static int maps_written;
+static char **follow_env;            /* an exec's environment that keeps the trace */
 static struct tbuf *_Atomic threads;
 static _Atomic uint32_t next_tid;
 static __thread struct tbuf *mine;
@@ -233,31 +234,6 @@ void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t a
 	in_event = 0;
 }
 
-/* The second figure of /proc/thread-self/schedstat: ns this thread has
- * spent runnable but waiting for a CPU.  By syscall (no wrapper, no stdio:
- * a signal handler's read may come here). */
-uint64_t ptb_tr_runq_ns(void)
-{
-	char buf[96];
-	int f = (int)syscall(SYS_openat, AT_FDCWD, "/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-	if (f < 0)
-		return UINT64_MAX;
-	ssize_t n = syscall(SYS_read, f, buf, sizeof buf - 1);
-	syscall(SYS_close, f);
-	if (n <= 0)
-		return UINT64_MAX;
-	buf[n] = '\0';
-	const char *c = buf;
-	while (*c >= '0' && *c <= '9')
-		c++;
-	if (*c++ != ' ' || *c < '0' || *c > '9')
-		return UINT64_MAX;
-	uint64_t v = 0;
-	while (*c >= '0' && *c <= '9')
-		v = v * 10 + (uint64_t)(*c++ - '0');
-	return v;
-}
-
 void ptb_tr_cpu(void)
 {
 	if (mine && header.sched == PTB_SCHED_FIFO)    /* else every event reads it */
@@ -352,7 +328,7 @@ void ptb_tr_finish_in_handler(void) { finish(1); }
  * stretch of work).  The maps are written at the first exec only (a
  * program may try execs in a loop; the end writes them again, and the
  * reader keeps the last).  1 when counted, for ptb_tr_exec_failed. */
-int ptb_tr_exec_begin(void)
+int ptb_tr_exec_begin(char *const **envp)
 {
 	if (!ptb_tr_on || !owner())
 		return 0;
@@ -370,6 +346,10 @@ int ptb_tr_exec_begin(void)
 		maps_written = 1;
 		ptb_tr_file_trailer();  /* the next chunk writes over it */
 	}
+	char state[160];
+	if (atomic_load(&next_tid) == 1 && !follow_env && !ptb_tr_file_state(state, sizeof state) &&
+	    (follow_env = ptb_tr_follow_env(*envp, state)))
+		*envp = follow_env;     /* no thread was ever started: the new image goes on */
 	ptb_tr_file_unlock();
 	return 1;
 }
@@ -379,6 +359,9 @@ void ptb_tr_exec_failed(void)
 {
 	ptb_tr_file_lock();
 	atomic_fetch_sub(&in_exec, 1);
+	if (follow_env)
+		ptb_tr_free_env(follow_env);
+	follow_env = NULL;
 	ptb_tr_file_unlock();
 }
 
@@ -397,6 +380,18 @@ static uint32_t probe_cost(void)
 	return (uint32_t)ns;
 }
 
+static void name_program(void)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+	exe[n > 0 ? n : 0] = '\0';
+	const char *base = strrchr(exe, '/');
+	base = base ? base + 1 : exe;
+	size_t len = strlen(base);
+	memset(header.program, 0, sizeof header.program);
+	memcpy(header.program, base, len < sizeof header.program ? len : sizeof header.program - 1);
+}
+
 static void fill_header(void)
 {
 	memcpy(header.magic, PTB_TRACE_MAGIC, 8);
@@ -410,13 +405,7 @@ static void fill_header(void)
 	cpu_set_t set;
 	header.ncpus_allowed = sched_getaffinity(0, sizeof set, &set) == 0 ? (uint32_t)CPU_COUNT(&set) : 0;
 	header.t0 = t0;
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	const char *base = strrchr(exe, '/');
-	base = base ? base + 1 : exe;
-	size_t len = strlen(base);
-	memcpy(header.program, base, len < sizeof header.program ? len : sizeof header.program - 1);
+	name_program();
 }
 
 /* What `ptbench record` measured on the machine before the start
@@ -437,15 +426,11 @@ static void child_after_fork(void)
 	ptb_tr_file_close();
 }
 
-__attribute__((constructor)) static void ptb_tr_init(void)
+/* A new trace: the header, with the cost of an event measured. */
+static int start_trace(const char *path)
 {
-	const char *path = getenv("PTB_TRACE_FILE");
-	if (!path || !*path)
-		return;
 	if (ptb_tr_file_open(path))
-		return;
-	const char *pause = getenv("PTB_TRACE_TEST_PAUSE_US");
-	test_pause_us = pause ? atol(pause) % 1000000 : 0;
+		return -1;
 	t0 = now();
 	ptb_tr_on = 1;
 	atomic_store(&next_tid, 1);
@@ -454,11 +439,46 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 	header.probe_ns = probe_cost();
 	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
 	header.remote_wake = remote_wake_cost();
-	uint64_t hs = ptb_trace_sum(&header, sizeof header);
-	ptb_tr_file_header(&header, sizeof header, hs);
+	ptb_tr_file_header(&header, sizeof header, ptb_trace_sum(&header, sizeof header));
+	return 0;
+}
+
+/* The trace an earlier image of this process began and exec'd away from
+ * (trace/interpose-exec.c): its header read back, under this image's
+ * name; thread 0 is the same thread, and its events go on. */
+static int go_on_with(const char *path, const char *state)
+{
+	if (ptb_tr_file_continue(path, state, &header, sizeof header) ||
+	    memcmp(header.magic, PTB_TRACE_MAGIC, 8) || header.header_size != sizeof header ||
+	    header.pid != (uint32_t)getpid())
+		return -1;
+	t0 = header.t0;
+	ptb_tr_on = 1;
+	atomic_store(&next_tid, 1);
+	mine = new_buf(0);
+	uint64_t was = ptb_trace_sum(&header, sizeof header);
+	name_program();
+	ptb_tr_file_rewrite_header(&header, sizeof header, was, ptb_trace_sum(&header, sizeof header));
+	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
+	return 0;
+}
+
+__attribute__((constructor)) static void ptb_tr_init(void)
+{
+	const char *path = getenv("PTB_TRACE_FILE");
+	if (!path || !*path)
+		return;
+	const char *follow = getenv("PTB_TRACE_FOLLOW");
+	const char *pause = getenv("PTB_TRACE_TEST_PAUSE_US");
+	test_pause_us = pause ? atol(pause) % 1000000 : 0;
+	int rc = follow ? go_on_with(path, follow) : start_trace(path);
+	ptb_tr_env_claimed();        /* the program's own environment, from here on */
+	if (rc)
+		return;
 	pthread_atfork(NULL, NULL, child_after_fork);
 	ptb_tr_signals_init();
-	ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, UINT32_MAX, 0, NULL);
+	if (!follow)
+		ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, UINT32_MAX, 0, NULL);
 }
 
 __attribute__((destructor)) static void ptb_tr_fini(void) { ptb_tr_finish(); }

@@ -109,8 +109,10 @@ void ptb_tr_finish_in_handler(void);
  * next thread. */
 void ptb_tr_thread_end(void);
 /* Around an exec: the trace written as it stands (1), and on, should the
- * exec fail. */
-int ptb_tr_exec_begin(void);
+ * exec fail.  *envp is the environment the exec will pass: from an image
+ * that never started a thread it becomes one with which the new image
+ * goes on with the trace. */
+int ptb_tr_exec_begin(char *const **envp);
 void ptb_tr_exec_failed(void);
 /* The trace's file (trace/interpose-file.c): claimed at path (-1: not),
  * its header at the start, chunks after it in turn, each written under
@@ -123,6 +125,18 @@ int ptb_tr_file_open(const char *path);
  * lower real-time priority must get the PU). */
 void ptb_tr_spin_pause(unsigned i);
 void ptb_tr_file_header(const void *h, size_t bytes, uint64_t checksum);
+/* An exec that keeps the trace (trace/interpose-exec.c): where it stands,
+ * and the new image's going on with it; its header written again. */
+int ptb_tr_file_state(char *buf, size_t len);
+int ptb_tr_file_continue(const char *path, const char *state, void *h, size_t bytes);
+void ptb_tr_file_rewrite_header(const void *h, size_t bytes, uint64_t old_sum, uint64_t new_sum);
+/* The environment (trace/interpose-exec.c): the interposer's variables
+ * taken out once the trace is claimed (saved); the environment an exec
+ * must pass for its new image to go on with the trace (a copy), or NULL. */
+void ptb_tr_env_claimed(void);
+char **ptb_tr_follow_env(char *const *envp, const char *state);
+void ptb_tr_free_env(char **env);
+const char *ptb_tr_trace_path(void);
 void ptb_tr_file_lock(void);
 int ptb_tr_file_lock_bounded(void);
 void ptb_tr_file_unlock(void);

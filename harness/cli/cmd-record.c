@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -182,11 +183,17 @@ static int place(const struct record_args *a)
 	return 0;
 }
 
+/* The interposer takes its variables out of the program's environment
+ * once it has claimed the trace, and puts LD_PRELOAD back as it was
+ * (PTB_TRACE_PRELOAD_WAS: "=" and the value, or empty for none), so that
+ * the program sees its own environment and its children record nothing. */
 static void run_child(char **argv, const char *lib, const char *tmp)
 {
-	char pre[8192];
+	char pre[8192], was[8192];
 	const char *old = getenv("LD_PRELOAD");
 	snprintf(pre, sizeof pre, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
+	snprintf(was, sizeof was, "%s%s", old ? "=" : "", old ? old : "");
+	setenv("PTB_TRACE_PRELOAD_WAS", was, 1);
 	setenv("LD_PRELOAD", pre, 1);
 	setenv("PTB_TRACE_FILE", tmp, 1);
 	execvp(argv[0], argv);
@@ -194,19 +201,24 @@ static void run_child(char **argv, const char *lib, const char *tmp)
 	_exit(127);
 }
 
-/* SIGTERM and SIGHUP sent to ptbench alone (kill, a closed terminal's
- * hang-up) are passed to the program, which ends by them with its trace
- * written; ptbench then keeps the trace and ends as the program did,
- * rather than leave it running and a temporary file behind. */
+/* The signals a person or another program sends to end or poke a
+ * process (kill, timeout, a closed terminal): sent to ptbench, they are
+ * passed to the program, which ends by them with its trace written (or
+ * handles them); ptbench then keeps the trace and ends as the program did,
+ * rather than leave it running and a temporary file behind.  One the
+ * kernel sent (the terminal's ^C, ^\ or hang-up) went to the program too,
+ * in the same process group, and is not sent again. */
+static const int passed_on[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
 static volatile sig_atomic_t program_pid;
 
-static void pass_on(int sig)
+static void pass_on(int sig, siginfo_t *si, void *uc)
 {
-	if (program_pid > 0)
+	(void)uc;
+	if (program_pid > 0 && si->si_code != SI_KERNEL)
 		kill((pid_t)program_pid, sig);
 }
 
-/* SIGTERM and SIGHUP held from before the fork -- the program, under
+/* Those signals held from before the fork -- the program, under
  * SCHED_FIFO on ptbench's PU, may keep ptbench from running for most of a
  * second -- so that one sent meanwhile waits to be passed on rather than
  * end ptbench alone.  The child lets them go before the exec. */
@@ -214,8 +226,8 @@ static void hold_kills(sigset_t *old)
 {
 	sigset_t s;
 	sigemptyset(&s);
-	sigaddset(&s, SIGTERM);
-	sigaddset(&s, SIGHUP);
+	for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
+		sigaddset(&s, passed_on[i]);
 	sigprocmask(SIG_BLOCK, &s, old);
 }
 
@@ -223,11 +235,30 @@ static void forward_to(pid_t pid, const sigset_t *old)
 {
 	program_pid = pid;
 	struct sigaction sa = { 0 };
-	sa.sa_handler = pass_on;
+	sa.sa_sigaction = pass_on;
+	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
+		sigaction(passed_on[i], &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);                  /* ptbench's own stderr, never the program's */
 	sigprocmask(SIG_SETMASK, old, NULL);
+}
+
+/* A program a signal ended: ptbench ends by the same signal, so that a
+ * shell or a script sees what it would have seen (no core of ptbench's
+ * own: the program left its own). */
+static int end_as(int sig)
+{
+	fflush(NULL);
+	struct rlimit none = { 0, 0 };
+	setrlimit(RLIMIT_CORE, &none);
+	signal(sig, SIG_DFL);
+	sigset_t s;
+	sigemptyset(&s);
+	sigaddset(&s, sig);
+	sigprocmask(SIG_UNBLOCK, &s, NULL);
+	raise(sig);
+	return 128 + sig;                          /* one whose default does not end a process */
 }
 
 /* The program's status as a shell would give it. */
@@ -259,7 +290,7 @@ static int finish(const char *tmp, const char *out, int st)
 		unlink(tmp);
 		return ptb_bad_input("record", "cannot write %s: %s", out, strerror(e));
 	}
-	return status_of(st);
+	return WIFSIGNALED(st) ? end_as(WTERMSIG(st)) : status_of(st);
 }
 
 int ptb_cmd_record(int argc, char **argv)
@@ -273,7 +304,7 @@ int ptb_cmd_record(int argc, char **argv)
 		return ptb_bad_input("record", "no program to record (ptbench record -- PROGRAM [ARGS...])");
 	if (!findable(argv[first]))
 		return ptb_bad_input("record", "%s: no such program", argv[first]);
-	char lib[4096], tmp[4200];
+	char lib[4096], tmp[8400];
 	if (find_library(lib, sizeof lib) || strchr(lib, ':') || strchr(lib, ' '))
 		return ptb_bad_input("record", "the interposer %s is missing or unusable "
 				     "(build or install ptbench)", lib);
@@ -282,7 +313,10 @@ int ptb_cmd_record(int argc, char **argv)
 	char err[512];   /* a regular file only (the rename would replace a device), locked */
 	if (ptb_run_check_target(a.out, err, sizeof err))
 		return ptb_bad_input("record", "%s", err);
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", a.out, (long)getpid());
+	char cwd[4096] = "";                       /* absolute: the program may change directory */
+	if (a.out[0] != '/' && !getcwd(cwd, sizeof cwd))
+		return ptb_bad_input("record", "cannot tell the current directory: %s", strerror(errno));
+	snprintf(tmp, sizeof tmp, "%s%s%s.tmp%ld", cwd, *cwd ? "/" : "", a.out, (long)getpid());
 	unlink(tmp);
 	if ((rc = place(&a)))
 		return rc;
@@ -296,8 +330,6 @@ int ptb_cmd_record(int argc, char **argv)
 		sigprocmask(SIG_SETMASK, &mask, NULL);
 		run_child(argv + first, lib, tmp);
 	}
-	signal(SIGINT, SIG_IGN);                   /* the program decides; its trace is kept */
-	signal(SIGQUIT, SIG_IGN);
 	forward_to(pid, &mask);                    /* a kill of ptbench reaches the program */
 	struct sched_param sp = { 0 };
 	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */

@@ -1,0 +1,89 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# What `ptbench record` leaves of the recorded program's process as it
+# was: its environment (the recorder's variables taken out once the trace
+# is claimed), its children and the images it execs (no recorder in
+# them, no trace file of theirs in any directory), except an exec from an
+# image that never started a thread (env, a shell's exec, a shim), whose
+# new image goes on with the trace; the signals sent to ptbench, passed on
+# to the program; and an end by a signal, which ptbench ends by too.
+. "$top_srcdir/tests/tap.sh"
+: "${TRACE_PHASES:=./tests/trace-phases}"
+[ -x "$TRACE_PHASES" ] || skip_all "test programs not built"
+command -v perl > /dev/null || skip_all "perl is needed to tell a signal's end from an exit"
+tmp=$(mktemp -d) || exit 1
+trap 'rm -rf "$tmp"' EXIT
+preload_or_skip "$tmp"
+PTBENCH=$(cd "$(dirname "$PTBENCH")" && pwd)/$(basename "$PTBENCH")
+PHASES=$(cd "$(dirname "$TRACE_PHASES")" && pwd)/$(basename "$TRACE_PHASES")
+cd "$tmp" || exit 1
+field() { "$JGET" "$1" "$2"; }
+# how CMD... ended, as its parent sees it: "exit N" or "signal N"
+how() { perl -e 'system(@ARGV); print $? & 127 ? "signal " . ($? & 127) : "exit " . ($? >> 8)' -- "$@"; }
+
+# --- the environment: the program's own ------------------------------------
+env | grep -v '^_=' | sort > plain.env
+"$PTBENCH" record -o env.trace -- env > rec.out 2> /dev/null
+grep -v '^_=' rec.out | sort > rec.env
+check "the program's environment as unrecorded, LD_PRELOAD and all ($(diff plain.env rec.env | grep -c '^[<>]') lines differ)" \
+	cmp -s plain.env rec.env
+
+# --- children and execs record nothing and leave nothing -----------------
+# a shell that changes directory and runs a program there (the trace's
+# name was relative: a child claimed a file of its own beside it), and a
+# child started after ptbench ended
+mkdir sub
+"$PTBENCH" record -o rel.trace -- sh -c '(sleep 1; ls > /dev/null) & cd sub && "$0" 1 1 1000 1000 > /dev/null' \
+	"$PHASES" > /dev/null 2> rel.err
+rc=$?
+sleep 1.5
+check "a shell's child in another directory: status 0 (got $rc), nothing left there ($(ls -A sub | tr '\n' ' '))" \
+	sh -c "[ $rc -eq 0 ] && [ -z \"\$(ls -A sub)\" ]"
+check "  nor beside the trace after ptbench ended ($(ls -A | grep tmp | tr '\n' ' '))" \
+	sh -c "! ls -A | grep -q tmp"
+
+# --- an exec from an image that never started a thread: followed ---------
+"$PTBENCH" record -o direct.trace -- "$PHASES" 3 4 1000000 500000 > /dev/null 2>&1
+"$PTBENCH" predict direct.trace --cpus 1 --format json > direct.json
+for via in env shell; do
+	case $via in
+	env) set -- env "$PHASES" ;;
+	shell) set -- sh -c 'exec "$0" 3 4 1000000 500000' "$PHASES" ;;
+	esac
+	[ $via = env ] && set -- "$@" 3 4 1000000 500000
+	"$PTBENCH" record -o $via.trace -- "$@" > /dev/null 2> $via.err
+	rc=$?
+	"$PTBENCH" predict $via.trace --cpus 1 --format json > $via.json 2>> $via.err
+	check "through $via: the exec'd program recorded, named and with its 4 threads ($rc; $(field $via.json program), $(field $via.json recorded.threads); $(head -c 100 $via.err))" \
+		test $rc -eq 0 -a "$(field $via.json program)" = trace-phases \
+		-a "$(field $via.json recorded.threads)" = "$(field direct.json recorded.threads)"
+done
+
+# --- signals sent to ptbench reach the program ---------------------------
+# killed SIG: ptbench records sleep 30 and gets SIG once the program runs;
+# the program ends by it, ptbench ends by it too, the trace is kept
+# (through perl, which puts back the default action of SIGINT that a
+# shell's background job starts without)
+killed() {
+	perl -e '$SIG{INT} = $SIG{QUIT} = "DEFAULT"; exec @ARGV' -- \
+		"$PTBENCH" record -o k$1.trace -- sleep 30 > /dev/null 2>&1 &
+	rp=$!
+	i=0
+	while ! ls k$1.trace.tmp* > /dev/null 2>&1 && [ $i -lt 200 ]; do
+		sleep 0.05
+		i=$((i + 1))
+	done
+	sleep 0.2
+	kill -$1 $rp
+	wait $rp
+	rc=$?
+	check "SIG$1 sent to ptbench alone: the program ended by it (status $rc), the trace kept" \
+		sh -c "[ $rc -gt 128 ] && [ \"\$(kill -l $rc)\" = $1 ] && '$PTBENCH' predict k$1.trace > /dev/null && ! ls k$1.trace.tmp* > /dev/null 2>&1"
+}
+killed INT
+killed USR1
+
+got=$(how "$PTBENCH" record -o sig.trace -- sh -c 'kill -TERM $$')
+want=$(how sh -c 'kill -TERM $$')
+check "a program a signal ended: ptbench ends by it too ($got; unrecorded: $want)" test "$got" = "$want"
+done_testing
