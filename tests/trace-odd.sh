@@ -8,8 +8,9 @@
 # raises its signal again, a signal handler's call inside a
 # blocking read, more condition variables than the first table holds, and
 # thousands of threads one after another, waits with a time limit on a
-# named clock, children forked while other threads signal, and buffers
-# written while their threads add to them.  Each must come out as it does
+# named clock, children forked while other threads signal, buffers
+# written while their threads add to them, and waits that time out
+# behind working threads.  Each must come out as it does
 # unrecorded -- output, files, exit status -- with a complete trace that
 # holds what the program did.
 . "$top_srcdir/tests/tap.sh"
@@ -157,6 +158,18 @@ for kind in 7 8; do          # PTB_EV_TRYLOCK, PTB_EV_UNLOCK
 	got=$("$COUNT" "$tmp/race.trace" $kind 2> /dev/null | tr '\n' ' ')
 	check "  each thread's 50000 events of kind $kind, once each (got: $got)" \
 		test "$got" = "1 50000 2 50000 3 50000 "
+done
+
+# a housekeeping thread whose waits time out every 10 ms while two
+# workers run 200 ms each: recorded on one PU, each timeout fires while a
+# worker holds the PU, and the time behind it is no part of the wait on 2
+# CPUs (taken as one, it kept the speed-up at 1.00)
+TIMED=${TRACE_ODD%/*}/trace-timed
+for how in cond sem lock; do
+	"$PTBENCH" record -o "$tmp/timed-$how.trace" -- "$TIMED" $how 200 > /dev/null 2>&1
+	"$PTBENCH" predict "$tmp/timed-$how.trace" --cpus 1,2 --format json > "$tmp/timed-$how.json" 2>&1
+	check "timeouts ($how) behind working threads: speed-up above 1.8 on 2 CPUs ($(field timed-$how predictions.1.speedup))" \
+		awk -v s="$(field timed-$how predictions.1.speedup)" 'BEGIN { exit !(s > 1.8) }'
 done
 
 # 5000 threads, one after another: all recorded, and the recording's

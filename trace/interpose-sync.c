@@ -30,6 +30,23 @@
 
 static int outcome(int rc) { return rc == 0 ? PTB_OUT_OK : rc == ETIMEDOUT ? PTB_OUT_TIMEOUT : rc == EBUSY ? PTB_OUT_BUSY : PTB_OUT_ERROR; }
 
+/* A wait with a time limit: under SCHED_FIFO on one PU its timeout fires
+ * while a sibling holds the PU, and the thread waits behind it, which is
+ * no part of the wait on N CPUs.  That time is read around the wait
+ * (limit_begin, the run-queue time so far), and a wait that timed out is
+ * followed by a CPU reading that carries it (trace/ops.c takes it off the
+ * wait, as for a sleep or an I/O call). */
+static uint64_t limit_begin(const struct timespec *ts)
+{
+	return ts && ptb_tr_recording() ? ptb_tr_runq_ns() : UINT64_MAX;
+}
+
+static void limit_end(uint64_t q0, int timed_out)
+{
+	if (timed_out && q0 != UINT64_MAX)
+		ptb_tr_cpu_queued(q0);
+}
+
 int pthread_mutex_lock(pthread_mutex_t *m)
 {
 	PTB_REAL(int, "pthread_mutex_lock", (pthread_mutex_t *));
@@ -68,8 +85,10 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 	ptb_tr_gate(m, site);
 	ptb_tr_cpu();
 	EV(LOCK, ENTER, m, 0, 0, site);
+	uint64_t q0 = limit_begin(ts);
 	int rc = real_fn(m, ts);
 	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	limit_end(q0, rc == ETIMEDOUT);
 	return rc;
 }
 
@@ -80,8 +99,10 @@ int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct time
 	ptb_tr_gate(m, site);
 	ptb_tr_cpu();
 	EV(LOCK, ENTER, m, 0, 0, site);
+	uint64_t q0 = limit_begin(ts);
 	int rc = real_fn(m, clk, ts);
 	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	limit_end(q0, rc == ETIMEDOUT);
 	return rc;
 }
 
@@ -113,8 +134,10 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 	EV(UNLOCK, INSTANT, m, 0, 0, site);
 	ptb_tr_cpu();
 	EV(COND_WAIT, ENTER, c, ptb_tr_seq_peek(c), 0, site);
+	uint64_t q0 = limit_begin(ts);
 	int rc = !ts ? real_fn(c, m) : clk == (clockid_t)-1 ? timed(c, m, ts) : clocked(c, m, clk, ts);
 	EV(COND_WAIT, LEAVE, c, ptb_tr_seq_peek(c), outcome(rc), site);
+	limit_end(q0, rc == ETIMEDOUT);
 	EV(LOCK, INSTANT, m, 0, 0, site);
 	return rc;
 }
@@ -218,8 +241,12 @@ int sem_timedwait(sem_t *s, const struct timespec *ts)
 	ptb_tr_gate(s, site);
 	ptb_tr_cpu();
 	EV(SEM_WAIT, ENTER, s, 0, 0, site);
+	uint64_t q0 = limit_begin(ts);
 	int rc = real_fn(s, ts);
-	EV(SEM_WAIT, LEAVE, s, 0, rc ? (errno == ETIMEDOUT ? PTB_OUT_TIMEOUT : PTB_OUT_ERROR) : 0, site);
+	int e = errno, timed_out = rc && e == ETIMEDOUT;
+	EV(SEM_WAIT, LEAVE, s, 0, rc ? (timed_out ? PTB_OUT_TIMEOUT : PTB_OUT_ERROR) : 0, site);
+	limit_end(q0, timed_out);
+	errno = e;
 	return rc;
 }
 
@@ -230,8 +257,12 @@ int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *ts)
 	ptb_tr_gate(s, site);
 	ptb_tr_cpu();
 	EV(SEM_WAIT, ENTER, s, 0, 0, site);
+	uint64_t q0 = limit_begin(ts);
 	int rc = real_fn(s, clk, ts);
-	EV(SEM_WAIT, LEAVE, s, 0, rc ? (errno == ETIMEDOUT ? PTB_OUT_TIMEOUT : PTB_OUT_ERROR) : 0, site);
+	int e = errno, timed_out = rc && e == ETIMEDOUT;
+	EV(SEM_WAIT, LEAVE, s, 0, rc ? (timed_out ? PTB_OUT_TIMEOUT : PTB_OUT_ERROR) : 0, site);
+	limit_end(q0, timed_out);
+	errno = e;
 	return rc;
 }
 
@@ -285,8 +316,10 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 	ptb_tr_gate(l, site); \
 	ptb_tr_cpu(); \
 	ptb_tr_event(kind, PTB_PH_ENTER, l, 0, 0, site); \
+	uint64_t q0 = limit_begin(ts); \
 	int rc = (call); \
 	ptb_tr_event(kind, PTB_PH_LEAVE, l, 0, outcome(rc), site); \
+	limit_end(q0, rc == ETIMEDOUT); \
 	return rc
 
 int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *ts)

@@ -234,6 +234,17 @@ void ptb_tr_span(int kind, uint64_t t0, uint64_t t1, const void *obj, uint32_t a
 	in_event = 0;
 }
 
+/* After a wait that timed out: the CPU clock, and the time the thread
+ * spent ready but waiting for the PU since q0 (ptb_tr_runq_ns: the
+ * timeout fired while a sibling held the PU), as after an I/O call. */
+void ptb_tr_cpu_queued(uint64_t q0)
+{
+	uint64_t q1 = ptb_tr_runq_ns();
+	uint64_t us = q1 == UINT64_MAX || q1 < q0 ? 0 : (q1 - q0) / 1000 + 1;
+	ptb_tr_event(PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)thread_cpu(),
+		     us > UINT32_MAX ? UINT32_MAX : (uint32_t)us, 0, NULL);
+}
+
 void ptb_tr_cpu(void)
 {
 	if (mine && header.sched == PTB_SCHED_FIFO)    /* else every event reads it */

@@ -59,6 +59,9 @@ void ptb_tr_io_end(void);
 void ptb_tr_order_pause(void);
 /* The thread's CPU time as an event: called before a call that may block. */
 void ptb_tr_cpu(void);
+/* After a wait with a time limit that timed out: the CPU clock and the
+ * time the thread waited for the PU since q0 (ptb_tr_runq_ns before it). */
+void ptb_tr_cpu_queued(uint64_t q0);
 /* This thread's number in the trace (0 is the first thread). */
 uint32_t ptb_tr_tid(void);
 /* A new thread's number, and the start of a thread with that number. */

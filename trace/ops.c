@@ -19,9 +19,10 @@ struct pass {
 	uint32_t probes;         /* events since the last operation */
 	uint32_t probe_ns;
 	const struct ptb_tev *enter;
-	size_t io_op;            /* an I/O call whose wall time awaits its split, */
-	double io_wall;          /* and that wall time (io_op == SIZE_MAX: none), */
-	double io_runq;          /* and its time ready but waiting for the PU */
+	size_t split_op;         /* an I/O call, or a wait that timed out, whose wall
+				  * time awaits its split, */
+	double split_wall;       /* and that wall time (split_op == SIZE_MAX: none), */
+	double split_runq;       /* and its time ready but waiting for the PU */
 };
 
 static int emit(struct pass *p, int kind, const struct ptb_tev *e, uint64_t arg)
@@ -43,9 +44,10 @@ static int emit(struct pass *p, int kind, const struct ptb_tev *e, uint64_t arg)
 
 /* A CPU-clock reading closes a stretch: its bursts shrink to the CPU time
  * the thread really had (never grow: a call's own CPU time is not work).
- * After a long I/O call, what the stretch had beyond its bursts is the
- * call's own CPU time; the rest of its wall time, less the time it spent
- * ready but waiting for the PU, is its wait. */
+ * After a long I/O call or a wait that timed out, what the stretch had
+ * beyond its bursts is the call's own CPU time; the rest of its wall time,
+ * less the time it spent ready but waiting for the PU (a timeout fires
+ * while a sibling holds the PU), is its wait. */
 static void stretch(struct pass *p, uint64_t cpu, int last)
 {
 	double w = p->pending, got = cpu > p->last_cpu ? (double)(cpu - p->last_cpu) : 0;
@@ -56,13 +58,15 @@ static void stretch(struct pass *p, uint64_t cpu, int last)
 		p->th->untraced_ns += w - got;
 	for (size_t i = p->stretch_from; i < p->th->n; i++)
 		p->th->op[i].burst += p->th->op[i].open * r, p->th->op[i].open = 0;
-	if (p->io_op != SIZE_MAX) {      /* the call's CPU time: what the stretch had beyond */
-		struct ptb_op *op = &p->th->op[p->io_op];     /* the bursts (none at the end) */
-		double cpu = last || got <= w ? 0 : got - w < p->io_wall ? got - w : p->io_wall;
-		double wait = p->io_wall - cpu - p->io_runq;
+	if (p->split_op != SIZE_MAX) {   /* the call's CPU time: what the stretch had beyond */
+		struct ptb_op *op = &p->th->op[p->split_op];  /* the bursts (none at the end) */
+		double cpu = last || got <= w ? 0 : got - w < p->split_wall ? got - w : p->split_wall;
+		double wait = p->split_wall - cpu - p->split_runq;
 		op->burst += cpu;
 		op->wait = wait > 0 ? wait : 0;
-		p->io_op = SIZE_MAX, p->io_runq = 0;
+		if (op->kind == PTB_OP_DELAY)       /* a timeout's: the time it kept the thread off */
+			op->arg = (uint64_t)op->wait;
+		p->split_op = SIZE_MAX, p->split_runq = 0;
 	}
 	p->settled += p->pending * r;
 	p->pending = 0;
@@ -156,17 +160,18 @@ static int one_event(struct pass *p, const struct ptb_tev *e)
 			return 0;
 		if (emit(p, k, enter ? enter : e, arg))
 			return -1;
+		int io = e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO;
 		if (k == PTB_OP_CWAIT && e->outcome == PTB_OUT_TIMEOUT && enter)
 			p->th->op[p->th->n - 1].wait = (double)(e->t - enter->t);
-		if (e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO && enter)   /* split at the */
-			p->io_op = p->th->n - 1, p->io_wall = (double)(e->t - enter->t); /* next reading */
+		if ((io || e->outcome == PTB_OUT_TIMEOUT) && enter)            /* split at the */
+			p->split_op = p->th->n - 1, p->split_wall = (double)(e->t - enter->t); /* next reading */
 		return 0;
 	}
 	p->pending += (double)(e->t - p->last_end);
 	p->last_end = e->t;
 	if (e->kind == PTB_EV_CPU) {
-		if (p->io_op != SIZE_MAX && e->arg)      /* the call's time behind a sibling */
-			p->io_runq = (double)(e->arg - 1) * 1000;
+		if (p->split_op != SIZE_MAX && e->arg)   /* the call's time behind a sibling */
+			p->split_runq = (double)(e->arg - 1) * 1000;
 		stretch(p, e->obj, 0);
 		return 0;
 	}
@@ -255,7 +260,7 @@ int ptb_ops_build(const struct ptb_trace *t, struct ptb_ops *o)
 	o->nthreads = t->nthreads;
 	for (uint32_t i = 0; i < t->nthreads; i++) {
 		const struct ptb_trace_thread *tt = &t->th[i];
-		struct pass p = { .th = &o->th[i], .probe_ns = t->h.probe_ns, .io_op = SIZE_MAX };
+		struct pass p = { .th = &o->th[i], .probe_ns = t->h.probe_ns, .split_op = SIZE_MAX };
 		if (!tt->n)
 			continue;        /* a number a failed create used up: no thread */
 		p.last_end = tt->ev[0].t, o->th[i].start_t = tt->ev[0].t;
