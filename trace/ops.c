@@ -29,7 +29,7 @@ static int emit(struct pass *p, int kind, const struct ptb_tev *e, uint64_t arg)
 {
 	struct ptb_op_thread *th = p->th;
 	if (th->n == th->cap) {
-		size_t cap = th->cap ? th->cap * 2 : 64;
+		size_t cap = th->cap ? th->cap * 2 : 4;   /* many threads have few */
 		struct ptb_op *o = realloc(th->op, cap * sizeof *o);
 		if (!o)
 			return -1;

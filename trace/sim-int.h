@@ -63,6 +63,8 @@ struct sim {
 	size_t nobj, capobj;
 	int *slot;           /* hash: object index + 1, 0 empty */
 	size_t nslot;
+	int *live;           /* threads born and not seen done, by number: the only */
+	size_t nlive;        /* ones a step or a search looks at */
 	int *work;           /* threads whose burst ended: their operation is due */
 	size_t nwork;
 	uint64_t ops, forced, remote_wakes;
@@ -80,6 +82,8 @@ int ptb_sim_exec(struct sim *s, int t);
 void ptb_sim_advance(struct sim *s, int t);
 /* Thread t, waiting on object o, is released by thread `by`. */
 int ptb_sim_wake(struct sim *s, int t, int by);
+/* Thread t is born (created, or begins when it began). */
+void ptb_sim_born(struct sim *s, int t);
 /* Queue thread t on object o (it waits from now). */
 void ptb_sim_enqueue(struct sim *s, int o, int t);
 void ptb_sim_unlink(struct sim *s, int o, int t);

@@ -269,6 +269,7 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 		if (op->arg < s->o->nthreads && s->th[op->arg].state == TS_UNBORN) {
 			struct sthread *c = &s->th[op->arg];
 			c->creator = t, c->born = s->now, c->state = TS_RUN, c->pc = 0;
+			ptb_sim_born(s, (int)op->arg);
 			c->left = s->o->th[op->arg].n ? s->o->th[op->arg].op[0].burst : 0;
 			if (s->costs.create_ns > 0) {    /* begins once created, as at start() */
 				c->state = TS_DELAYED, c->pc = (size_t)-1;

@@ -80,8 +80,8 @@ static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int
 	    th->blocked_at - th->w[th->nw - 1].ready <= s->costs.remote_wake_ns)
 		return 0;                        /* still waking from its last wake-up */
 	int running = 0;
-	for (uint32_t i = 0; i < s->o->nthreads && running < s->cpus; i++)
-		running += on_cpu(&s->th[i]);
+	for (size_t k = 0; k < s->nlive && running < s->cpus; k++)
+		running += on_cpu(&s->th[s->live[k]]);
 	return running < s->cpus;
 }
 
@@ -126,14 +126,43 @@ static int settle(struct sim *s)
 	return 0;
 }
 
+/* Kept in order of number, so that a step visits threads in the order it
+ * always did (a program of 50000 threads in turn took 115 s to predict
+ * when every step looked at every thread). */
+void ptb_sim_born(struct sim *s, int t)
+{
+	size_t lo = 0, hi = s->nlive;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (s->live[mid] < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	memmove(s->live + lo + 1, s->live + lo, (s->nlive - lo) * sizeof *s->live);
+	s->live[lo] = t, s->nlive++;
+}
+
+/* The live threads less those now done. */
+static void drop_done(struct sim *s)
+{
+	size_t k = 0;
+	for (size_t i = 0; i < s->nlive; i++)
+		if (s->th[s->live[i]].state != TS_DONE)
+			s->live[k++] = s->live[i];
+	s->nlive = k;
+}
+
 /* Nothing can run: release the wait that began first. */
 static int force(struct sim *s)
 {
 	int best = -1;
-	for (uint32_t i = 0; i < s->o->nthreads; i++)
+	for (size_t k = 0; k < s->nlive; k++) {
+		int i = s->live[k];
 		if (s->th[i].state == TS_BLOCKED &&
 		    (best < 0 || s->th[i].blocked_at < s->th[best].blocked_at))
-			best = (int)i;
+			best = i;
+	}
 	if (best < 0)
 		return 0;
 	ptb_sim_unlink(s, s->th[best].blocked_on, best);
@@ -158,9 +187,11 @@ static double slowdown(const struct sim *s, int k)
  * 0 stepped, 1 every thread is done, -1 no memory. */
 static int step(struct sim *s)
 {
-	int n = (int)s->o->nthreads, runnable = 0, first = -1;
+	int runnable = 0, first = -1;
 	double next_delay = INFINITY, min_left = INFINITY;
-	for (int i = 0; i < n; i++) {
+	drop_done(s);
+	for (size_t k = 0; k < s->nlive; k++) {
+		int i = s->live[k];
 		struct sthread *th = &s->th[i];
 		if (th->state == TS_RUN && th->left > 0) {
 			runnable++;
@@ -186,7 +217,8 @@ static int step(struct sim *s)
 	s->now += dt;
 	if (runnable > s->cpus)
 		s->shared_ns += dt;
-	for (int i = 0; i < n; i++) {
+	for (size_t k = 0; k < s->nlive; k++) {
+		int i = s->live[k];
 		struct sthread *th = &s->th[i];
 		if (th->state == TS_RUN && th->left > 0) {
 			th->left -= rate * dt;
@@ -212,7 +244,8 @@ static int start(struct sim *s)
 	uint32_t n = s->o->nthreads;
 	s->th = calloc(n, sizeof *s->th);
 	s->work = malloc((4 * (size_t)n + 4) * sizeof *s->work);
-	if (!s->th || !s->work)
+	s->live = malloc(((size_t)n + 1) * sizeof *s->live);
+	if (!s->th || !s->work || !s->live)
 		return -1;
 	int *created = calloc(n, sizeof *created);
 	if (!created)
@@ -233,6 +266,7 @@ static int start(struct sim *s)
 			th->until = t > t0 ? (double)(t - t0) : 0;
 			th->born = th->until;
 			th->blocked_at = 0, th->blocked_on = -1;
+			s->live[s->nlive++] = (int)i;
 		}
 	}
 	free(created);
@@ -279,6 +313,6 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *c
 		free(s.th[i].w);
 	for (size_t i = 0; i < s.nobj; i++)
 		free(s.obj[i].tok);
-	free(s.th), free(s.work), free(s.obj), free(s.slot);
+	free(s.th), free(s.work), free(s.live), free(s.obj), free(s.slot);
 	return rc;
 }
