@@ -172,6 +172,16 @@ for how in cond sem lock; do
 		awk -v s="$(field timed-$how predictions.1.speedup)" 'BEGIN { exit !(s > 1.8) }'
 done
 
+# a program in a folder whose name is not UTF-8 (Latin-1): the JSON holds
+# its call sites, made valid (jansson refused the bytes, and the limits
+# were left out without a word)
+latin=$(printf '%s/caf\351' "$tmp")
+mkdir "$latin" && cp "$TRACE_ODD" "$latin/"
+"$PTBENCH" record -o "$tmp/latin.trace" -- "$latin/${TRACE_ODD##*/}" clockwait 100 100000 > /dev/null 2>&1
+"$PTBENCH" predict "$tmp/latin.trace" --cpus 1,2 --format json > "$tmp/latin.json" 2>&1
+check "a program in a folder named in Latin-1: the limits in the JSON ($(field latin limits.0.site 2>&1 | head -c 100))" \
+	sh -c "'$JGET' '$tmp/latin.json' limits.0.site | grep -q 'caf.*trace-odd'"
+
 # 50000 threads, one after another: all recorded, and the recording's
 # memory no more than 200 MB above the program's own (each thread's
 # buffer is 512 KiB: kept, 5000 of them took 2.5 GB); predicted within a

@@ -313,6 +313,7 @@ fi
 refused "predict without a trace" predict
 refused "predict --remote-wake x" predict "$tmp/lock.trace" --remote-wake x
 refused "predict --remote-wake -1" predict "$tmp/lock.trace" --remote-wake -1
+refused "predict --remote-wake 0x10 (hexadecimal)" predict "$tmp/lock.trace" --remote-wake 0x10
 "$PTBENCH" predict --help > "$tmp/help"
 check "predict --help: a percent sign as one (the text is not a format)" \
 	sh -c "grep -q '10 % of' '$tmp/help' && ! grep -q '%%' '$tmp/help'"
@@ -324,7 +325,11 @@ refused "predict --working-set with a file without corun" predict "$tmp/lock.tra
 	--machine "$top_srcdir/tests/data/predict-machine.json" --working-set 1M
 refused "predict --working-set 12Q" predict "$tmp/lock.trace" \
 	--machine "$top_srcdir/tests/data/predict-corun.json" --working-set 12Q
+refused "predict --working-set 0x10K (hexadecimal)" predict "$tmp/lock.trace" \
+	--machine "$top_srcdir/tests/data/predict-corun.json" --working-set 0x10K
 refused "predict --machine of corun points without threads=1" predict "$tmp/lock.trace" \
 	--machine "$top_srcdir/tests/data/predict-corun-nobase.json" --working-set 1M
+refused "predict --machine of corun points whose slowdowns are infinite" predict "$tmp/lock.trace" \
+	--machine "$top_srcdir/tests/data/predict-corun-tiny.json" --working-set 1M
 check "no temporary trace is left behind" test -z "$(ls "$tmp" | grep tmp)"
 done_testing

@@ -27,6 +27,7 @@
 #include "cli/machine-costs.h"
 #include "cli/options.h"
 #include "cli/predict-out.h"
+#include "record/cleanup.h"
 #include "record/target.h"
 #include "trace/ops.h"
 #include "trace/reader.h"
@@ -105,9 +106,16 @@ static int parse_bytes(const char *arg, double *out)
 		{ "", 1 }, { "K", 1024 }, { "KiB", 1024 }, { "M", 1048576 }, { "MiB", 1048576 },
 		{ "G", 1073741824 }, { "GiB", 1073741824 },
 	};
-	char *end;
-	double v = strtod(arg, &end);
-	if (end == arg || !(v > 0) || !isfinite(v))
+	char num[64];
+	size_t n = strcspn(arg, "KkMmGgIiBb");          /* the number before its unit */
+	if (n >= sizeof num)
+		return -1;
+	memcpy(num, arg, n), num[n] = '\0';
+	if (!ptb_is_decimal(num))                       /* not " 5", "0x10", "inf" */
+		return -1;
+	const char *end = arg + n;
+	double v = strtod(num, NULL);
+	if (!(v > 0) || !isfinite(v))
 		return -1;
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 		if (!strcasecmp(end, units[i].suffix) && v * units[i].times <= 0x1p50) {
@@ -122,7 +130,7 @@ static int parse_remote_wake(struct ptb_predict_args *a, const char *arg)
 	char *end;
 	errno = 0;
 	double us = strtod(arg, &end);
-	if (errno || end == arg || *end || !(us >= 0 && us <= 1e6))
+	if (errno || !ptb_is_decimal(arg) || !(us >= 0 && us <= 1e6))
 		return ptb_bad_input("predict", "--remote-wake: '%s' is not a time in us "
 				     "(0 to 1000000)", arg);
 	a->remote_wake_ns = us * 1e3, a->remote_wake_given = 1;
@@ -209,10 +217,14 @@ static int write_chrome(const struct ptb_ops *o, int cpus, const struct ptb_sim_
 {
 	char tmp[4200];
 	struct ptb_sim_result r;
-	snprintf(tmp, sizeof tmp, "%s.tmp%ld", path, (long)getpid());
+	if (ptb_run_tmp_name(path, getpid(), tmp, sizeof tmp))
+		return ptb_bad_input("predict", "cannot write %s: the name is too long", path);
+	int handle = ptb_cleanup_add(tmp, false);     /* a kill leaves no half-written file */
 	struct chrome c = { fopen(tmp, "w"), 1, 0 };
-	if (!c.f)
+	if (!c.f) {
+		ptb_cleanup_forget(handle);
 		return ptb_bad_input("predict", "cannot write %s: %s", path, strerror(errno));
+	}
 	struct ptb_sim_visitor v = { &c, chrome_thread, chrome_wait };
 	fputs("{\"displayTimeUnit\":\"ms\",\"traceEvents\":[", c.f);
 	int rc = ptb_sim_run(o, cpus, costs, &r, &v);
@@ -220,8 +232,10 @@ static int write_chrome(const struct ptb_ops *o, int cpus, const struct ptb_sim_
 		c.waits > CHROME_MAX_WAITS ? c.waits - CHROME_MAX_WAITS : 0);
 	if (fclose(c.f) || rc || rename(tmp, path)) {
 		unlink(tmp);
+		ptb_cleanup_forget(handle);
 		return ptb_bad_input("predict", "cannot write %s", path);
 	}
+	ptb_cleanup_forget(handle);
 	return 0;
 }
 

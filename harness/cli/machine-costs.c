@@ -107,9 +107,13 @@ static int corun_of(const struct ptb_runfile *run, const struct ptb_bench *b,
 		struct ptb_corun_curve *cv = &c->curve[i];
 		if (cv->nk < 2 || cv->k[0] != 1)
 			continue;
-		for (int j = cv->nk - 1; j >= 0; j--)
+		int finite = 1;
+		for (int j = cv->nk - 1; j >= 0; j--) {
 			cv->factor[j] /= cv->factor[0];
-		c->curve[kept++] = *cv;
+			finite = finite && cv->factor[j] >= 1e-2 && cv->factor[j] <= 1e3;
+		}
+		if (finite)   /* no machine's: a figure of 1e-300 made the replay's time infinite */
+			c->curve[kept++] = *cv;
 	}
 	c->ncurves = kept;
 	qsort(c->curve, (size_t)kept, sizeof c->curve[0], by_bytes);

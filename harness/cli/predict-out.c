@@ -13,11 +13,23 @@
 #include "cli/error.h"
 #include "cli/machine-costs.h"
 #include "cli/predict-out.h"
+#include "text/text.h"
 #include "trace/ops.h"
 #include "trace/reader.h"
 #include "trace/sim.h"
 
 static const char *sched_name(uint32_t s) { return s == PTB_SCHED_FIFO ? "fifo" : "other"; }
+
+/* e appended to array a; NULL (and a freed) when either could not be
+ * made, so that the document fails whole rather than lose an element. */
+static json_t *append(json_t *a, json_t *e)
+{
+	if (a && e && !json_array_append_new(a, e))
+		return a;
+	json_decref(a);
+	json_decref(e);
+	return NULL;
+}
 
 static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_result *r)
 {
@@ -26,8 +38,9 @@ static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_resul
 		const struct ptb_sim_limit *l = &r->limits[i];
 		char site[600], obj[32];
 		ptb_trace_site(t, l->site, site, sizeof site);
+		ptb_utf8_fix(site, sizeof site);          /* a file name is bytes */
 		snprintf(obj, sizeof obj, "0x%llx", (unsigned long long)l->obj);
-		json_array_append_new(a, json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I}",
+		a = append(a, json_pack("{s:s, s:s, s:s, s:f, s:f, s:f, s:I}",
 			"object", ptb_op_object_name(l->kind), "address", obj, "site", site,
 			"critical_s", l->path_ns * 1e-9, "critical_share", l->path_ns / r->wall_ns, "wait_s", l->wait_ns * 1e-9,
 			"waits", (json_int_t)l->waits));
@@ -46,8 +59,7 @@ static json_t *corun_json(const struct ptb_machine_costs *m)
 	const struct ptb_corun_curve *cv = &c->curve[c->picked];
 	json_t *f = json_array();
 	for (int i = 0; i < cv->nk; i++)
-		json_array_append_new(f, json_pack("{s:i, s:f}", "threads", cv->k[i],
-						   "slowdown", cv->factor[i]));
+		f = append(f, json_pack("{s:i, s:f}", "threads", cv->k[i], "slowdown", cv->factor[i]));
 	return json_pack("{s:s, s:I, s:I, s:o}", "benchmark", c->bench, "working_set_bytes",
 			 (json_int_t)llround(c->working_set), "size_bytes", (json_int_t)llround(cv->bytes),
 			 "slowdown", f);
@@ -61,12 +73,14 @@ static json_t *machine_json(const struct ptb_predict_args *a)
 		return json_null();
 	json_t *costs = json_array();
 	for (int c = 0; c < PTB_COST_COUNT; c++)
-		json_array_append_new(costs, m->key[c][0]
+		costs = append(costs, m->key[c][0]
 			? json_pack("{s:s, s:f, s:s, s:i}", "cost", m->name[c], "seconds", m->ns[c] * 1e-9,
 				    "point", m->key[c], "divided_by", m->divided_by[c])
 			: json_pack("{s:s, s:n}", "cost", m->name[c], "seconds"));
-	return json_pack("{s:s, s:o, s:o}", "file", a->machine_file, "costs", costs,
-			 "corun", corun_json(m));
+	char file[4096];
+	snprintf(file, sizeof file, "%s", a->machine_file);
+	ptb_utf8_fix(file, sizeof file);                  /* a file name is bytes */
+	return json_pack("{s:s, s:o, s:o}", "file", file, "costs", costs, "corun", corun_json(m));
 }
 
 /* Where the remote wake-up cost charged came from. */
@@ -80,7 +94,7 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 {
 	json_t *preds = json_array();
 	for (int i = 0; i < n; i++)
-		json_array_append_new(preds, json_pack("{s:i, s:f, s:f, s:f, s:I, s:f}", "cpus",
+		preds = append(preds, json_pack("{s:i, s:f, s:f, s:f, s:I, s:f}", "cpus",
 			r[i].cpus, "wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus),
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
@@ -224,10 +238,12 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		const struct ptb_sim_limit *l = &last->limits[i];
 		char site[600];
 		ptb_trace_site(t, l->site, site, sizeof site);
-		printf("  %-9s 0x%-14llx %5.1f %%  (%llu waits, %.4f s waited)  %s\n",
+		printf("  %-9s 0x%-14llx %5.1f %%  (%llu waits, %.4f s waited)  ",
 		       ptb_op_object_name(l->kind), (unsigned long long)l->obj,
 		       100 * l->path_ns / last->wall_ns,
-		       (unsigned long long)l->waits, l->wait_ns * 1e-9, site);
+		       (unsigned long long)l->waits, l->wait_ns * 1e-9);
+		ptb_fputs_printable(stdout, site);        /* no control bytes from a file name */
+		putchar('\n');
 	}
 	if (untraced > PTB_PREDICT_UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
 		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
