@@ -302,6 +302,13 @@ timeout 20 "$PTBENCH" predict /dev/zero > /dev/null 2> "$tmp/zero.err"
 rc=$?
 check "predict of an endless stream that is no trace (/dev/zero): refused at once, exit 2 (got $rc)" \
 	test $rc -eq 2 -a "$(wc -l < "$tmp/zero.err")" -eq 1
+# the magic and then 200 MB of zeros through a pipe: refused from its
+# first bytes, its writer cut off (it was read whole, into memory)
+(printf PTBTRACE; head -c 200000000 /dev/zero; echo $? > "$tmp/zeros.status") |
+	"$PTBENCH" predict /dev/stdin > /dev/null 2> "$tmp/zeros.err"
+rc=$?
+check "predict of the magic and 200 MB of zeros: refused, exit 2 (got $rc), the rest not read (writer's status $(cat "$tmp/zeros.status"))" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/zeros.err') -eq 1 ] && [ \$(cat '$tmp/zeros.status') -ne 0 ]"
 refused "predict --format xml" predict "$tmp/lock.trace" --format xml
 if [ -x "${TRACE_MADE:=./tests/trace-made}" ] && "$TRACE_MADE" "$tmp/instant.trace" instant; then
 	refused "predict of a trace that spans no time" predict "$tmp/instant.trace"

@@ -24,20 +24,53 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 
 #define FAIL(...) fail(err, errlen, __VA_ARGS__)
 
+/* No chunk the interposer writes is near this (16384 events, or the
+ * maps' 1 MiB): a larger one is damage, not a reason to read on. */
+#define CHUNK_MAX (64u << 20)
+
+/* Whether the first n bytes can still be the start of a trace: the magic,
+ * a header this reader knows, then chunks back to back (*scan: where the
+ * next one starts) up to a trailer, which ends the file.  Reading stops
+ * at the first byte that cannot be, so that no input (/dev/zero, a file
+ * of zeros after a header) is read to its end or into memory whole. */
+static int plausible(const unsigned char *b, size_t n, size_t *scan)
+{
+	struct ptb_trace_header h;
+	if (memcmp(b, PTB_TRACE_MAGIC, n < 8 ? n : 8))
+		return 0;
+	if (n < sizeof h)
+		return 1;
+	memcpy(&h, b, sizeof h);
+	if (h.endian != PTB_TRACE_ENDIAN || h.version < PTB_TRACE_VERSION_MIN ||
+	    h.version > PTB_TRACE_VERSION || h.header_size != sizeof h)
+		return 0;
+	if (*scan < sizeof h)
+		*scan = sizeof h;
+	while (*scan <= n && n - *scan >= sizeof(struct ptb_trace_chunk)) {
+		struct ptb_trace_chunk c;
+		memcpy(&c, b + *scan, sizeof c);
+		if (!memcmp(b + *scan, PTB_TRACE_END_MAGIC, 8))
+			*scan = SIZE_MAX;              /* the trailer: the end, checked later */
+		else if (c.magic == PTB_TRACE_CHUNK_MAGIC && c.bytes <= CHUNK_MAX)
+			*scan += sizeof c + c.bytes;
+		else
+			return 0;
+	}
+	return 1;
+}
+
 static int read_all(const char *path, unsigned char **buf, size_t *len, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return FAIL("cannot open %s: %s", path, strerror(errno));
-	size_t cap = 1 << 16, n = 0;
+	size_t cap = 1 << 16, n = 0, scan = 0;
 	unsigned char *b = malloc(cap);
 	size_t r;
 	while (b && (r = fread(b + n, 1, cap - n, f)) > 0) {
-		if (n < 8 && n + r >= 8 && memcmp(b, PTB_TRACE_MAGIC, 8)) {
-			n += r;
-			break;           /* not a trace: /dev/zero is not read to its end */
-		}
 		n += r;
+		if (!plausible(b, n, &scan))
+			break;           /* the reader says what is wrong with it */
 		if (n == cap) {
 			unsigned char *nb = realloc(b, cap *= 2);
 			if (!nb)
@@ -78,12 +111,17 @@ static int check_header(struct ptb_trace_header *h, const char *path, char *err,
 {
 	if (memcmp(h->magic, PTB_TRACE_MAGIC, 8))
 		return FAIL("%s is not a ptbench trace", path);
-	if (h->endian != PTB_TRACE_ENDIAN)
+	if (h->endian == __builtin_bswap32(PTB_TRACE_ENDIAN))
 		return FAIL("%s was recorded on a machine of the other byte order", path);
-	if (h->version < PTB_TRACE_VERSION_MIN || h->version > PTB_TRACE_VERSION ||
-	    h->header_size != sizeof *h || h->event_size != sizeof(struct ptb_tev))
+	if (h->endian != PTB_TRACE_ENDIAN)
+		return FAIL("%s is damaged (its header is not one ptbench record writes)", path);
+	if (h->version < PTB_TRACE_VERSION_MIN || h->version > PTB_TRACE_VERSION)
 		return FAIL("%s is a trace of format version %" PRIu32 ", this ptbench reads %d to %d",
 			    path, h->version, PTB_TRACE_VERSION_MIN, PTB_TRACE_VERSION);
+	if (h->header_size != sizeof *h || h->event_size != sizeof(struct ptb_tev))
+		return FAIL("%s is damaged (a header of %" PRIu32 " bytes and events of %" PRIu32
+			    ", where its version has %zu and %zu)", path, h->header_size,
+			    h->event_size, sizeof *h, sizeof(struct ptb_tev));
 	if (!memchr(h->program, '\0', sizeof h->program))
 		return FAIL("%s is damaged (the program's name has no end)", path);
 	printable_name(h->program);
@@ -126,7 +164,7 @@ static int read_chunks(struct ptb_trace *t, const unsigned char *b, size_t end, 
 		memcpy(&c, b + off, sizeof c);
 		off += sizeof c;
 		int maps = c.tid == PTB_TRACE_MAPS_TID;
-		if (c.magic != PTB_TRACE_CHUNK_MAGIC || c.bytes > end - off ||
+		if (c.magic != PTB_TRACE_CHUNK_MAGIC || c.bytes > end - off || c.bytes > CHUNK_MAX ||
 		    (!maps && ((uint64_t)c.count * sizeof(struct ptb_tev) != c.bytes ||
 			       c.tid >= PTB_TRACE_MAX_THREADS)))
 			return FAIL("%s is truncated or damaged (a bad chunk at byte %zu)", path, off - sizeof c);
@@ -174,8 +212,12 @@ int ptb_trace_load(const char *path, struct ptb_trace *t, char *err, size_t errl
 	struct ptb_trace_trailer tr;
 	uint64_t sum, nchunks = 0;
 	int rc = -1;
-	if (len < sizeof t->h || memcmp(b, PTB_TRACE_MAGIC, 8)) {
+	if (len < 8 || memcmp(b, PTB_TRACE_MAGIC, 8)) {
 		FAIL("%s is not a ptbench trace", path);
+		goto out;
+	}
+	if (len < sizeof t->h) {
+		FAIL("%s is truncated (its header is cut off)", path);
 		goto out;
 	}
 	memcpy(&t->h, b, sizeof t->h);
