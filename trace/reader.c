@@ -265,10 +265,18 @@ void ptb_trace_free(struct ptb_trace *t)
 void ptb_trace_site(const struct ptb_trace *t, uint64_t addr, char *buf, size_t len)
 {
 	snprintf(buf, len, "0x%" PRIx64, addr);
-	for (const char *l = t->maps; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : "") {
+	for (const char *l = t->maps, *nl; l && *l; l = nl ? nl + 1 : "") {
+		/* one line at a time: sscanf on the rest of the text measured all
+		 * of it at every line, and a short line took fields from the next */
+		char line[1024];
+		nl = strchr(l, '\n');
+		size_t n = nl ? (size_t)(nl - l) : strlen(l);
+		if (n >= sizeof line)
+			continue;
+		memcpy(line, l, n), line[n] = '\0';
 		unsigned long long lo, hi, off;
 		char perm[8], file[512] = "";
-		if (sscanf(l, "%llx-%llx %7s %llx %*s %*s %511[^\n]", &lo, &hi, perm, &off, file) < 4)
+		if (sscanf(line, "%llx-%llx %7s %llx %*s %*s %511[^\n]", &lo, &hi, perm, &off, file) < 4)
 			continue;
 		if (addr >= lo && addr < hi && perm[2] == 'x' && file[0] == '/') {
 			snprintf(buf, len, "%s+0x%llx", file, addr - lo + off);

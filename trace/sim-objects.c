@@ -21,9 +21,15 @@ static const signed char op_class[PTB_OP_COUNT] = {
 	[PTB_OP_CH_READ] = C_CHAN, [PTB_OP_CH_WRITE] = C_CHAN, [PTB_OP_CH_POLL] = C_CHAN,
 };
 
+/* Every bit of the address and the class reaches the index (splitmix64's
+ * finalizer): a product's middle bits depend on the low bits only, and
+ * objects at multiples of 2^40 all fell in one slot. */
 static size_t hash(uint64_t a, int c, size_t n)
 {
-	return (size_t)(((a ^ ((uint64_t)c << 58)) * 0x9e3779b97f4a7c15ull) >> 20) & (n - 1);
+	uint64_t x = a ^ ((uint64_t)c * 0x9e3779b97f4a7c15ull);
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return (size_t)(x ^ (x >> 31)) & (n - 1);
 }
 
 static int grow(struct sim *s)
