@@ -313,9 +313,14 @@ refused "predict --format xml" predict "$tmp/lock.trace" --format xml
 if [ -x "${TRACE_MADE:=./tests/trace-made}" ] && "$TRACE_MADE" "$tmp/instant.trace" instant; then
 	refused "predict of a trace that spans no time" predict "$tmp/instant.trace"
 	refused "  and in JSON" predict "$tmp/instant.trace" --format json
+	"$PTBENCH" plot "$tmp/instant.trace" -o "$tmp/instant.svg" --script "$tmp/sd" > /dev/null 2> "$tmp/r.err"
+	rc=$?
+	check "  and its plot: exit 2 (got $rc), the reason ($(head -n 1 "$tmp/r.err")), no picture, no --script folder" \
+		sh -c "[ $rc -eq 2 ] && grep -q 'spans no time' '$tmp/r.err' && [ ! -e '$tmp/instant.svg' ] && [ ! -e '$tmp/sd' ]"
 else
 	skip "predict of a trace that spans no time: tests/trace-made not built"
 	skip "  and in JSON"
+	skip "  and its plot"
 fi
 refused "predict without a trace" predict
 refused "predict --remote-wake x" predict "$tmp/lock.trace" --remote-wake x

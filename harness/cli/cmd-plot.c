@@ -183,6 +183,8 @@ static int plot(struct ptb_runfile **runs, size_t n, struct plot_args *a)
 		kind_list(kinds, sizeof kinds);
 		return ptb_bad_input("plot", "the files hold the data of no plot (%s)", kinds);
 	}
+	if (a->script && (rc = script_dir(a->script)))   /* made once the input is known good */
+		return rc;
 	if (!a->out)
 		snprintf(out, sizeof out, "%s.svg", kind);
 	if (a->out && !strcmp(a->out, "-") && a->flow)
@@ -251,14 +253,15 @@ int ptb_cmd_plot(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (first >= argc)
 		return ptb_bad_input("plot", "which files? (ptbench plot FILE...)");
-	if (a.script && (rc = script_dir(a.script)))
-		return rc;
 	if (argc - first == 1 && ptb_is_trace_file(argv[first]))
 		return plot_trace(argv[first], &a);
 	if (argc - first == 1 && (profile_kind(a.kind) || ptb_profile_is_file(argv[first])))
 		return plot_profile(argv[first], &a);
 	if (profile_kind(a.kind))
 		return ptb_bad_input("plot", "--kind profile draws one profile of 'ptbench profile'");
+	if (trace_kind(a.kind) && argc - first > 1)
+		return ptb_bad_input("plot", "--kind %s draws one trace of 'ptbench record' (got %d "
+				     "files)", a.kind, argc - first);
 	if (trace_kind(a.kind))
 		return ptb_bad_input("plot", "--kind %s draws one trace of 'ptbench record'; %s is not "
 				     "one", a.kind, argv[first]);

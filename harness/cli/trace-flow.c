@@ -65,11 +65,14 @@ int ptb_trace_flow(const char *path, int cpus, struct ptb_flow *f, char *err, si
 		rc = ptb_sim_run(&o, cpus, &c, &r, &sv) || v.failed ? -1 : 0;
 		f->wall_ns = r.wall_ns;
 		ptb_ops_free(&o);
+		if (!rc && !(r.wall_ns > 0))     /* as predict refuses it */
+			rc = 1;
 		if (rc)
 			ptb_flow_free(f);
 	}
 	ptb_trace_free(&t);
 	if (rc)
-		ptb_errf(err, errlen, "%s: out of memory", path);
-	return rc;
+		ptb_errf(err, errlen, rc > 0 ? "%s spans no time: nothing to draw" : "%s: out of memory",
+			 path);
+	return rc ? -1 : 0;
 }
