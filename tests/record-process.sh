@@ -5,8 +5,9 @@
 # is claimed), its children and the images it execs (no recorder in
 # them, no trace file of theirs in any directory), except an exec from an
 # image that never started a thread (env, a shell's exec, a shim), whose
-# new image goes on with the trace; the signals sent to ptbench, passed on
-# to the program; and an end by a signal, which ptbench ends by too.
+# new image goes on with the trace; the CPUs it may use; the signals sent
+# to ptbench, passed on to the program; and an end by a signal, which
+# ptbench ends by too.
 . "$top_srcdir/tests/tap.sh"
 : "${TRACE_PHASES:=./tests/trace-phases}"
 [ -x "$TRACE_PHASES" ] || skip_all "test programs not built"
@@ -27,6 +28,15 @@ env | grep -v '^_=' | sort > plain.env
 grep -v '^_=' rec.out | sort > rec.env
 check "the program's environment as unrecorded, LD_PRELOAD and all ($(diff plain.env rec.env | grep -c '^[<>]') lines differ)" \
 	cmp -s plain.env rec.env
+
+# --- the CPUs it may use: those it would have had, not the recording's one
+# (a program that sizes its pool by them, xz -T0, started one worker);
+# one that binds itself is told what it set, and stays on its PU
+for cmd in nproc "taskset -c 0 nproc"; do
+	plain=$($cmd)
+	got=$("$PTBENCH" record -o np.trace -- $cmd 2> /dev/null)
+	check "$cmd: $plain, as unrecorded (got $got)" test "$got" = "$plain"
+done
 
 # --- children and execs record nothing and leave nothing -----------------
 # a shell that changes directory and runs a program there (the trace's

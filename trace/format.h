@@ -136,5 +136,9 @@ struct ptb_trace_trailer {
 
 /* FNV-1a over a byte range: the chunks' and the header's checksum. */
 uint64_t ptb_trace_sum(const void *p, size_t n);
+/* The CPUs of cpus (a cpu_set_t) as a list, "0-3,6"; -1 when it does not
+ * fit in len: how ptbench record tells the interposer which CPUs the
+ * program would have had (PTB_TRACE_SEEN_CPUS). */
+int ptb_trace_cpu_list(const void *cpus, char *buf, size_t len);
 
 #endif

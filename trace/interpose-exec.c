@@ -29,7 +29,7 @@ static char *remote_wake;      /* PTB_TRACE_REMOTE_WAKE_NS, for record's figure 
 
 static const char *const ours[] = { "PTB_TRACE_FILE", "PTB_TRACE_PRELOAD_WAS",
 				    "PTB_TRACE_FOLLOW", "PTB_TRACE_REMOTE_WAKE_NS",
-				    "PTB_TRACE_TEST_PAUSE_US" };
+				    "PTB_TRACE_TEST_PAUSE_US", "PTB_TRACE_SEEN_CPUS" };
 
 static char *copy(const char *s) { return s ? strdup(s) : NULL; }
 
@@ -43,6 +43,7 @@ void ptb_tr_env_claimed(void)
 		lib[strcspn(lib, ":")] = '\0';
 	path = copy(getenv("PTB_TRACE_FILE"));
 	remote_wake = copy(getenv("PTB_TRACE_REMOTE_WAKE_NS"));
+	ptb_tr_affinity_init(getenv("PTB_TRACE_SEEN_CPUS"));
 	if (was && *was == '=')
 		setenv("LD_PRELOAD", was + 1, 1);
 	else if (was)
@@ -95,14 +96,17 @@ char **ptb_tr_follow_env(char *const *envp, const char *state)
 	for (; envp && envp[n]; n++)
 		if (named(envp[n], "LD_PRELOAD"))
 			theirs = envp[n] + strlen("LD_PRELOAD=");
-	char *add[5] = {
+	char cpus[8192];
+	char *add[6] = {
 		entry("LD_PRELOAD", lib, theirs && *theirs ? ":" : NULL, theirs),
 		entry("PTB_TRACE_PRELOAD_WAS", theirs ? "=" : "", theirs, NULL),
 		entry("PTB_TRACE_FILE", path, NULL, NULL),
 		entry("PTB_TRACE_FOLLOW", state, NULL, NULL),
+		entry("PTB_TRACE_SEEN_CPUS", ptb_tr_affinity_list(cpus, sizeof cpus) ? "" : cpus,
+		      NULL, NULL),
 		remote_wake ? entry("PTB_TRACE_REMOTE_WAKE_NS", remote_wake, NULL, NULL) : NULL,
 	};
-	size_t nadd = remote_wake ? 5 : 4;
+	size_t nadd = remote_wake ? 6 : 5;
 	char **env = calloc(n + nadd + 1, sizeof *env);
 	int ok = env != NULL;
 	for (size_t i = 0; i < nadd; i++)

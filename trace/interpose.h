@@ -137,6 +137,9 @@ void ptb_tr_file_rewrite_header(const void *h, size_t bytes, uint64_t old_sum, u
  * taken out once the trace is claimed (saved); the environment an exec
  * must pass for its new image to go on with the trace (a copy), or NULL. */
 void ptb_tr_env_claimed(void);
+/* The CPUs the program is told it may use (trace/interpose-affinity.c). */
+void ptb_tr_affinity_init(const char *list);
+int ptb_tr_affinity_list(char *buf, size_t len);
 char **ptb_tr_follow_env(char *const *envp, const char *state);
 void ptb_tr_free_env(char **env);
 const char *ptb_tr_trace_path(void);

@@ -30,6 +30,7 @@
 #include "platform/process.h"
 #include "platform/topology.h"
 #include "record/target.h"
+#include "trace/format.h"
 #include "trace/reader.h"
 
 static const char usage[] =
@@ -163,8 +164,20 @@ static void warn_no_fifo(int e)
 }
 
 /* One PU, and SCHED_FIFO where permitted: both inherited by the child. */
+/* The CPUs the program would have had unrecorded, ptbench's own before it
+ * binds itself, as a list ("0-3,6") for the interposer to tell it
+ * (trace/interpose-affinity.c). */
+static void seen_cpus(void)
+{
+	cpu_set_t set;
+	char list[8192];
+	if (sched_getaffinity(0, sizeof set, &set) == 0 && ptb_trace_cpu_list(&set, list, sizeof list) == 0)
+		setenv("PTB_TRACE_SEEN_CPUS", list, 1);
+}
+
 static int place(const struct record_args *a)
 {
+	seen_cpus();
 	char err[256];
 	struct ptb_topology *t = ptb_topology_load(NULL, err, sizeof err);
 	if (!t)
