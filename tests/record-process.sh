@@ -52,6 +52,16 @@ check "a shell's child in another directory: status 0 (got $rc), nothing left th
 check "  nor beside the trace after ptbench ended ($(ls -A | grep tmp | tr '\n' ' '))" \
 	sh -c "! ls -A | grep -q tmp"
 
+# --- work in processes the program started is not in the trace: said ----
+"$PTBENCH" record -o procs.trace -- sh -c '"$0" 2 2 20000000 0 > /dev/null & "$0" 2 2 20000000 0 > /dev/null; wait' \
+	"$PHASES" > /dev/null 2> procs.err
+rc=$?
+check "two children's work, not in the trace: status 0 (got $rc), a warning ($(grep -c 'not in the trace' procs.err))" \
+	sh -c "[ $rc -eq 0 ] && grep -q 'not in the trace' procs.err"
+"$PTBENCH" record -o threads.trace -- "$PHASES" 2 2 20000000 0 > /dev/null 2> threads.err
+check "  the same work in threads: no warning ($(head -c 120 threads.err))" \
+	sh -c "! grep -q 'not in the trace' threads.err"
+
 # --- an exec from an image that never started a thread: followed ---------
 "$PTBENCH" record -o direct.trace -- "$PHASES" 3 4 1000000 500000 > /dev/null 2>&1
 "$PTBENCH" predict direct.trace --cpus 1 --format json > direct.json
