@@ -22,11 +22,6 @@
  *   trace-odd handlers        prints what sigaction, signal and sysv_signal
  *                             say of the handlers of SIGTERM, SIGPIPE,
  *                             SIGUSR1, SIGALRM, SIGINT
- *   trace-odd resethand HOW   a handler for one delivery, which says what
- *                             is installed before and inside it and
- *                             raises its signal again (a crash handler):
- *                             HOW sigaction (SA_RESETHAND, SA_SIGINFO,
- *                             SIGTERM) or sysv (System V's signal, SIGUSR1)
  *   trace-odd sigread         the main thread blocks in read() of a pipe
  *                             while a SIGALRM handler posts a semaphore
  *                             that a second thread waits on before it
@@ -185,47 +180,6 @@ static int handlers(void)
 	was = sysv_signal(SIGINT, SIG_IGN);
 	printf("SIGINT was %s\n", was == SIG_DFL ? "default" : "handled");
 	return 0;
-}
-
-static void say(const char *s)
-{
-	ssize_t r = write(1, s, strlen(s));
-	(void)r;
-}
-
-static void again(int sig)
-{
-	struct sigaction now;
-	sigaction(sig, NULL, &now);
-	say(now.sa_handler == SIG_DFL ? "inside: the default\n" : "inside: still handled\n");
-	raise(sig);
-}
-
-static void again_info(int sig, siginfo_t *si, void *uc)
-{
-	(void)uc;
-	if (si->si_signo == sig)
-		again(sig);
-}
-
-static int resethand(const char *how)
-{
-	two_threads();
-	int sysv = !strcmp(how, "sysv"), sig = sysv ? SIGUSR1 : SIGTERM;
-	struct sigaction sa = { 0 }, old;
-	if (sysv) {
-		__sysv_signal(sig, again);
-	} else {
-		sa.sa_sigaction = again_info;
-		sa.sa_flags = SA_SIGINFO | SA_RESETHAND;
-		sigaction(sig, &sa, NULL);
-	}
-	sigaction(sig, NULL, &old);
-	int mine = sysv ? old.sa_handler == again && (old.sa_flags & SA_NODEFER)
-			: old.sa_sigaction == again_info && (old.sa_flags & SA_SIGINFO);
-	say(mine && (old.sa_flags & SA_RESETHAND) ? "before: its handler, once\n" : "before: other\n");
-	raise(sig);
-	return 1;
 }
 
 static sem_t ready;
@@ -478,8 +432,6 @@ int main(int argc, char **argv)
 		return execl("/bin/sh", "sh", "-c", "exit 3", (char *)NULL), 1;
 	if (!strcmp(m, "handlers"))
 		return handlers();
-	if (!strcmp(m, "resethand") && argc == 3)
-		return resethand(argv[2]);
 	if (!strcmp(m, "sigread"))
 		return sigread();
 	if (!strcmp(m, "manycv") && argc == 4)
@@ -494,7 +446,7 @@ int main(int argc, char **argv)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | execwork | fexecve |"
 		" signal alarm|usr1|rt |"
-		" quickexit | execl | handlers | resethand sigaction|sysv | sigread | manycv N WORK | threads N |"
+		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
 		" fork N | priorities | clockwait N WORK\n");
 	return 2;
 }

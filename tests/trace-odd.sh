@@ -89,12 +89,20 @@ check "  the handlers it never set are the default, as unrecorded" \
 # a handler for one delivery that raises its signal again, as a crash
 # handler does: the second delivery takes the default action, the trace
 # written first (the kernel's own reset skipped the recorder: no trace)
+# (tests/trace-signals.c); and a library's one-shot handler that calls the
+# application's it replaced must be handed that one (it was handed itself)
+TRACE_ODD_WAS=$TRACE_ODD TRACE_ODD=${TRACE_ODD%/*}/trace-signals
 for how in sigaction sysv; do
 	odd resethand-$how resethand $how
 	same resethand-$how
 	check "  told its own handler, then the default inside it" \
 		sh -c "grep -q 'before: its handler, once' '$tmp/resethand-$how.out' && grep -q 'inside: the default' '$tmp/resethand-$how.out'"
 done
+odd chain chain
+same chain
+check "  the library's handler, then the application's ($(tr '\n' ' ' < "$tmp/chain.out"))" \
+	test "$(tr '\n' ' ' < "$tmp/chain.out")" = "library's handler application's handler "
+TRACE_ODD=$TRACE_ODD_WAS
 
 odd sigread sigread
 same sigread

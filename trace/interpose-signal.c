@@ -142,12 +142,21 @@ int sigaction(int sig, const struct sigaction *act, struct sigaction *old)
 	sigaction_fn real_fn = real_sigaction();
 	int rc;
 	if (one_shot_handler(sig, act)) {
-		struct sigaction t = *act;
-		t.sa_flags = (act->sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
+		/* what it replaces, read as the program sees it before the new
+		 * handler is kept (a library that chains to a one-shot handler
+		 * it replaced was handed itself, and recursed) */
+		struct sigaction given = *act, was, t = *act;   /* act may be old */
+		if (real_fn(sig, NULL, &was))
+			return -1;
+		as_program_sees(sig, &was);
+		t.sa_flags = (given.sa_flags & ~SA_RESETHAND) | SA_SIGINFO;
 		t.sa_sigaction = once_then_default;
-		users[sig] = *act;
+		users[sig] = given;
 		atomic_store(&armed[sig], 1);
-		rc = real_fn(sig, &t, old);
+		rc = real_fn(sig, &t, NULL);
+		if (!rc && old)
+			*old = was;
+		return rc;
 	} else if (!act || act->sa_handler != SIG_DFL || (act->sa_flags & SA_SIGINFO) ||
 		   !fatal_here(sig)) {
 		rc = real_fn(sig, act, old);
