@@ -38,6 +38,12 @@ for cmd in nproc "taskset -c 0 nproc"; do
 	check "$cmd: $plain, as unrecorded (got $got)" test "$got" = "$plain"
 done
 
+# a thread bound by its kernel number to the last CPU: recorded, it stays
+# on the recording's PU with its creator (it ran beside it)
+got=$("$PTBENCH" record -o bind.trace -- "${PHASES%/*}/trace-bind" 2> /dev/null | sort | tr '\n' ' ')
+check "a sibling bound by its thread number: on its creator's PU ($got)" \
+	sh -c "echo '$got' | awk '{ exit !(NF == 6 && \$3 == \$6) }'"
+
 # --- children and execs record nothing and leave nothing -----------------
 # a shell that changes directory and runs a program there (the trace's
 # name was relative: a child claimed a file of its own beside it), and a
@@ -102,6 +108,16 @@ killed() {
 }
 killed INT
 killed USR1
+
+# once each: timeout sends SIGTERM to ptbench and to its process group
+# (the program had it twice: its own, and ptbench's); and one the program
+# sends its parent is not sent back to it (it died of it)
+SIGNALS=${PHASES%/*}/trace-signals
+got=$(timeout 0.5 "$PTBENCH" record -o count.trace -- "$SIGNALS" count 2> /dev/null)
+check "timeout's SIGTERM: the program got it once (got: $got)" test "$got" = "1 TERM"
+got=$(perl -e '$SIG{USR1} = "DEFAULT"; exec @ARGV' -- "$PTBENCH" record -o parent.trace -- \
+	"$SIGNALS" parent 2> /dev/null)
+check "a signal the program sends its parent, ptbench: not sent back (got: $got)" test "$got" = "0 USR1"
 
 got=$(how "$PTBENCH" record -o sig.trace -- sh -c 'kill -TERM $$')
 want=$(how sh -c 'kill -TERM $$')

@@ -12,12 +12,17 @@
  *   trace-signals chain          an application's one-shot handler for
  *                                SIGTERM, then a library's, which calls the
  *                                one it replaced; the application's exits 3
+ *   trace-signals count          waits for SIGTERM, then 0.3 s more, and
+ *                                prints how many it got
+ *   trace-signals parent         sends SIGUSR1 to its parent, waits 0.3 s
+ *                                and prints how many SIGUSR1 it got
  */
 #define _GNU_SOURCE
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace-work.h"
@@ -114,6 +119,37 @@ static int chain(void)
 	return 1;
 }
 
+static volatile sig_atomic_t got;
+
+static void counted(int sig)
+{
+	(void)sig;
+	got++;
+}
+
+static void nap_300ms(void)
+{
+	struct timespec ts = { 0, 300000000 };
+	while (nanosleep(&ts, &ts))
+		;
+}
+
+/* how many of signal sig arrive: after the first (wait) or after it was
+ * sent to the parent */
+static int count(int sig, int wait)
+{
+	struct sigaction sa = { 0 };
+	sa.sa_handler = counted;
+	sigaction(sig, &sa, NULL);
+	if (!wait)
+		kill(getppid(), sig);
+	while (wait && !got)
+		pause();
+	nap_300ms();
+	printf("%d %s\n", (int)got, sig == SIGTERM ? "TERM" : "USR1");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -121,6 +157,10 @@ int main(int argc, char **argv)
 		return resethand(argv[2]);
 	if (!strcmp(m, "chain"))
 		return chain();
-	fprintf(stderr, "usage: trace-signals resethand sigaction|sysv | chain\n");
+	if (!strcmp(m, "count"))
+		return count(SIGTERM, 1);
+	if (!strcmp(m, "parent"))
+		return count(SIGUSR1, 0);
+	fprintf(stderr, "usage: trace-signals resethand sigaction|sysv | chain | count | parent\n");
 	return 2;
 }

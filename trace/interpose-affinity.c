@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
@@ -54,32 +55,42 @@ void ptb_tr_affinity_init(const char *list)
 	have_seen = CPU_COUNT(&set) > 0;
 }
 
+/* The process itself or any of its threads (by its number in
+ * /proc/self/task: binding a sibling by its tid moved it off the PU). */
 static int own(pid_t pid)
 {
-	return pid == 0 || pid == getpid() || pid == (pid_t)syscall(SYS_gettid);
+	char task[64];
+	if (pid == 0 || pid == getpid() || pid == (pid_t)syscall(SYS_gettid))
+		return 1;
+	snprintf(task, sizeof task, "/proc/self/task/%d", (int)pid);
+	return pid > 0 && access(task, F_OK) == 0;
 }
 
-static int answer(size_t size, cpu_set_t *set)
+/* After the real call, which checks what the kernel checks (a size too
+ * small for the machine's mask, a bad address, a thread that has ended),
+ * the set it would have had. */
+static void answer(size_t size, cpu_set_t *set)
 {
 	memset(set, 0, size);
 	memcpy(set, &seen, size < sizeof seen ? size : sizeof seen);
-	return 0;
 }
 
 int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 {
 	PTB_REAL(int, "sched_getaffinity", (pid_t, size_t, cpu_set_t *));
-	if (!have_seen || !ptb_tr_on || !own(pid))
-		return real_fn(pid, size, set);
-	return answer(size, set);
+	int rc = real_fn(pid, size, set);
+	if (!rc && have_seen && ptb_tr_on && own(pid))
+		answer(size, set);
+	return rc;
 }
 
 int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
 {
 	PTB_REAL(int, "pthread_getaffinity_np", (pthread_t, size_t, cpu_set_t *));
-	if (!have_seen || !ptb_tr_on)
-		return real_fn(th, size, set);
-	return answer(size, set);
+	int rc = real_fn(th, size, set);
+	if (!rc && have_seen && ptb_tr_on)
+		answer(size, set);
+	return rc;
 }
 
 /* Binding a thread of its own: done as far as the program can tell (what
@@ -87,6 +98,8 @@ int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
  * stays on the recording's PU. */
 static int bound(size_t size, const cpu_set_t *set)
 {
+	if (!set && size)
+		return EFAULT;
 	cpu_set_t s;
 	CPU_ZERO(&s);
 	memcpy(&s, set, size < sizeof s ? size : sizeof s);

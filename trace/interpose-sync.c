@@ -36,10 +36,30 @@ static int outcome(int rc) { return rc == 0 ? PTB_OUT_OK : rc == ETIMEDOUT ? PTB
  * (limit_begin, the run-queue time so far), and a wait that timed out is
  * followed by a CPU reading that carries it (trace/ops.c takes it off the
  * wait, as for a sleep or an I/O call). */
-static uint64_t limit_begin(const struct timespec *ts)
+static int64_t ns_on(clockid_t clk)
 {
-	return ts && ptb_tr_recording() ? ptb_tr_runq_ns() : UINT64_MAX;
+	struct timespec now;
+	clock_gettime(clk, &now);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 }
+
+/* Only for a limit 1 ms or more away (as for sleeps): the reading costs
+ * some 6 us, and a program that polls with limits already past made it
+ * most of its time.  clk -1: the realtime clock, unless the limit lies
+ * so far before it that it must be on the monotonic one (a condition
+ * variable's attribute can say so, unseen here). */
+static uint64_t limit_begin_on(const struct timespec *ts, clockid_t clk)
+{
+	if (!ts || !ptb_tr_recording() || ts->tv_nsec < 0 || ts->tv_nsec >= 1000000000)
+		return UINT64_MAX;
+	int64_t at = (int64_t)ts->tv_sec * 1000000000 + ts->tv_nsec;
+	int64_t now = ns_on(clk == (clockid_t)-1 ? CLOCK_REALTIME : clk);
+	if (clk == (clockid_t)-1 && now - at > (int64_t)1000000 * 1000000000)
+		now = ns_on(CLOCK_MONOTONIC);
+	return at - now >= 1000000 ? ptb_tr_runq_ns() : UINT64_MAX;
+}
+
+static uint64_t limit_begin(const struct timespec *ts) { return limit_begin_on(ts, (clockid_t)-1); }
 
 static void limit_end(uint64_t q0, int timed_out)
 {
@@ -99,7 +119,7 @@ int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct time
 	ptb_tr_gate(m, site);
 	ptb_tr_cpu();
 	EV(LOCK, ENTER, m, 0, 0, site);
-	uint64_t q0 = limit_begin(ts);
+	uint64_t q0 = limit_begin_on(ts, clk);
 	int rc = real_fn(m, clk, ts);
 	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
 	limit_end(q0, rc == ETIMEDOUT);
@@ -134,7 +154,7 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 	EV(UNLOCK, INSTANT, m, 0, 0, site);
 	ptb_tr_cpu();
 	EV(COND_WAIT, ENTER, c, ptb_tr_seq_peek(c), 0, site);
-	uint64_t q0 = limit_begin(ts);
+	uint64_t q0 = limit_begin_on(ts, clk);
 	int rc = !ts ? real_fn(c, m) : clk == (clockid_t)-1 ? timed(c, m, ts) : clocked(c, m, clk, ts);
 	EV(COND_WAIT, LEAVE, c, ptb_tr_seq_peek(c), outcome(rc), site);
 	limit_end(q0, rc == ETIMEDOUT);
@@ -257,7 +277,7 @@ int sem_clockwait(sem_t *s, clockid_t clk, const struct timespec *ts)
 	ptb_tr_gate(s, site);
 	ptb_tr_cpu();
 	EV(SEM_WAIT, ENTER, s, 0, 0, site);
-	uint64_t q0 = limit_begin(ts);
+	uint64_t q0 = limit_begin_on(ts, clk);
 	int rc = real_fn(s, clk, ts);
 	int e = errno, timed_out = rc && e == ETIMEDOUT;
 	EV(SEM_WAIT, LEAVE, s, 0, rc ? (timed_out ? PTB_OUT_TIMEOUT : PTB_OUT_ERROR) : 0, site);
@@ -311,12 +331,12 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 }
 
 /* The read and write locks with a time limit: always a pair. */
-#define RW_TIMED(kind, call) \
+#define RW_TIMED(kind, clk, call) \
 	const void *site = PTB_SITE; \
 	ptb_tr_gate(l, site); \
 	ptb_tr_cpu(); \
 	ptb_tr_event(kind, PTB_PH_ENTER, l, 0, 0, site); \
-	uint64_t q0 = limit_begin(ts); \
+	uint64_t q0 = limit_begin_on(ts, clk); \
 	int rc = (call); \
 	ptb_tr_event(kind, PTB_PH_LEAVE, l, 0, outcome(rc), site); \
 	limit_end(q0, rc == ETIMEDOUT); \
@@ -325,25 +345,25 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct timespec *ts)
 {
 	PTB_REAL(int, "pthread_rwlock_timedrdlock", (pthread_rwlock_t *, const struct timespec *));
-	RW_TIMED(PTB_EV_RD_LOCK, real_fn(l, ts));
+	RW_TIMED(PTB_EV_RD_LOCK, (clockid_t)-1, real_fn(l, ts));
 }
 
 int pthread_rwlock_timedwrlock(pthread_rwlock_t *l, const struct timespec *ts)
 {
 	PTB_REAL(int, "pthread_rwlock_timedwrlock", (pthread_rwlock_t *, const struct timespec *));
-	RW_TIMED(PTB_EV_WR_LOCK, real_fn(l, ts));
+	RW_TIMED(PTB_EV_WR_LOCK, (clockid_t)-1, real_fn(l, ts));
 }
 
 int pthread_rwlock_clockrdlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *ts)
 {
 	PTB_REAL(int, "pthread_rwlock_clockrdlock", (pthread_rwlock_t *, clockid_t, const struct timespec *));
-	RW_TIMED(PTB_EV_RD_LOCK, real_fn(l, clk, ts));
+	RW_TIMED(PTB_EV_RD_LOCK, clk, real_fn(l, clk, ts));
 }
 
 int pthread_rwlock_clockwrlock(pthread_rwlock_t *l, clockid_t clk, const struct timespec *ts)
 {
 	PTB_REAL(int, "pthread_rwlock_clockwrlock", (pthread_rwlock_t *, clockid_t, const struct timespec *));
-	RW_TIMED(PTB_EV_WR_LOCK, real_fn(l, clk, ts));
+	RW_TIMED(PTB_EV_WR_LOCK, clk, real_fn(l, clk, ts));
 }
 
 int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)

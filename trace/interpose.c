@@ -461,8 +461,10 @@ static int go_on_with(const char *path, const char *state)
 {
 	if (ptb_tr_file_continue(path, state, &header, sizeof header) ||
 	    memcmp(header.magic, PTB_TRACE_MAGIC, 8) || header.header_size != sizeof header ||
-	    header.pid != (uint32_t)getpid())
+	    header.pid != (uint32_t)getpid()) {
+		ptb_tr_file_close();    /* another process's (a static image's child): not ours */
 		return -1;
+	}
 	t0 = header.t0;
 	ptb_tr_on = 1;
 	atomic_store(&next_tid, 1);

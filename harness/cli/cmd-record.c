@@ -31,7 +31,6 @@
 #include "platform/topology.h"
 #include "record/target.h"
 #include "trace/format.h"
-#include "trace/ops.h"
 #include "trace/reader.h"
 
 static const char usage[] =
@@ -219,17 +218,40 @@ static void run_child(char **argv, const char *lib, const char *tmp)
  * process (kill, timeout, a closed terminal): sent to ptbench, they are
  * passed to the program, which ends by them with its trace written (or
  * handles them); ptbench then keeps the trace and ends as the program did,
- * rather than leave it running and a temporary file behind.  One the
- * kernel sent (the terminal's ^C, ^\ or hang-up) went to the program too,
- * in the same process group, and is not sent again. */
+ * rather than leave it running and a temporary file behind.  Each reaches
+ * the program once:
+ *  - in a terminal's foreground, the program shares ptbench's process
+ *    group, so that the terminal's ^C, ^\ and hang-up reach it directly
+ *    (the kernel's, not passed on);
+ *  - elsewhere (a script, timeout, a supervisor) it has a group of its
+ *    own, so that a signal to ptbench's group is passed on once rather
+ *    than delivered twice, and it dies with ptbench (PR_SET_PDEATHSIG);
+ *  - one the program sent ptbench, its parent, is not sent back to it;
+ *  - one ptbench ignored when it started (nohup) stays ignored;
+ *  - one that comes once the program has ended ends ptbench by it after
+ *    the trace is kept. */
 static const int passed_on[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
-static volatile sig_atomic_t program_pid;
+static volatile sig_atomic_t program_pid, late_signal;
 
 static void pass_on(int sig, siginfo_t *si, void *uc)
 {
 	(void)uc;
-	if (program_pid > 0 && si->si_code != SI_KERNEL)
-		kill((pid_t)program_pid, sig);
+	pid_t p = (pid_t)program_pid;
+	if (si->si_code == SI_KERNEL || (p > 0 && si->si_code <= 0 && si->si_pid == p))
+		return;
+	if (p > 0)
+		kill(p, sig);
+	else
+		late_signal = sig;
+}
+
+/* Whether ptbench runs in the foreground of a terminal. */
+static int in_terminal_foreground(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (isatty(fd) && tcgetpgrp(fd) == getpgrp())
+			return 1;
+	return 0;
 }
 
 /* Those signals held from before the fork -- the program, under
@@ -248,12 +270,13 @@ static void hold_kills(sigset_t *old)
 static void forward_to(pid_t pid, const sigset_t *old)
 {
 	program_pid = pid;
-	struct sigaction sa = { 0 };
+	struct sigaction sa = { 0 }, was;
 	sa.sa_sigaction = pass_on;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
 	for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
-		sigaction(passed_on[i], &sa, NULL);
+		if (sigaction(passed_on[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+			sigaction(passed_on[i], &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);                  /* ptbench's own stderr, never the program's */
 	sigprocmask(SIG_SETMASK, old, NULL);
 }
@@ -291,11 +314,15 @@ static double seconds_of(struct timeval tv) { return (double)tv.tv_sec + tv.tv_u
  * over a tenth is said. */
 static void warn_untraced_cpu(const struct ptb_trace *t, const struct rusage *ru)
 {
-	struct ptb_ops o;
-	if (ptb_ops_build(t, &o))
-		return;
-	double whole = seconds_of(ru->ru_utime) + seconds_of(ru->ru_stime), traced = o.cpu_ns * 1e-9;
-	ptb_ops_free(&o);
+	double traced = 0;                 /* each thread's last CPU-clock reading: the */
+	for (uint32_t i = 0; i < t->nthreads; i++) {      /* recorder's own cost in it too */
+		uint64_t last = 0;
+		for (size_t k = 0; k < t->th[i].n; k++)
+			if (t->th[i].ev[k].kind == PTB_EV_CPU && t->th[i].ev[k].obj > last)
+				last = t->th[i].ev[k].obj;
+		traced += (double)last * 1e-9;
+	}
+	double whole = seconds_of(ru->ru_utime) + seconds_of(ru->ru_stime);
 	if (whole - traced > 0.05 && whole - traced > 0.1 * whole)
 		fprintf(stderr, "ptbench record: warning: %.2f s of the %.2f s of CPU time the program "
 			"used (%.0f %%) is not in the trace: processes it started, or a program it "
@@ -363,10 +390,17 @@ int ptb_cmd_record(int argc, char **argv)
 	pid_t pid = fork();
 	if (pid < 0)
 		return ptb_bad_input("record", "cannot start a process: %s", strerror(errno));
+	int own_group = !in_terminal_foreground();
 	if (pid == 0) {
+		if (own_group) {
+			setpgid(0, 0);
+			ptb_die_with_parent();
+		}
 		sigprocmask(SIG_SETMASK, &mask, NULL);
 		run_child(argv + first, lib, tmp);
 	}
+	if (own_group)
+		setpgid(pid, pid);                 /* whichever runs first */
 	forward_to(pid, &mask);                    /* a kill of ptbench reaches the program */
 	struct sched_param sp = { 0 };
 	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */
@@ -375,5 +409,7 @@ int ptb_cmd_record(int argc, char **argv)
 	while (wait4(pid, &st, 0, &ru) < 0)
 		if (errno != EINTR)
 			return ptb_bad_input("record", "lost the program: %s", strerror(errno));
-	return finish(tmp, a.out, st, &ru);
+	program_pid = 0;                           /* reaped: its number may be another's */
+	rc = finish(tmp, a.out, st, &ru);
+	return late_signal ? end_as(late_signal) : rc;
 }
