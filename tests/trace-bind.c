@@ -21,19 +21,12 @@
 static pid_t worker_tid;
 static sem_t started, go;
 
-static void work_50ms(void)
-{
-	double t0 = work_cpu_ns();
-	while (work_cpu_ns() - t0 < 50e6)
-		work_spin(1000);
-}
-
 static void *worker(void *arg)
 {
 	worker_tid = (pid_t)syscall(SYS_gettid);
 	sem_post(&started);
 	sem_wait(&go);
-	work_50ms();
+	work_for_ns(50e6);
 	printf("worker on %d\n", sched_getcpu());
 	return arg;
 }
@@ -55,7 +48,7 @@ int main(void)
 	CPU_SET(last, &one);
 	sched_setaffinity(worker_tid, sizeof one, &one);   /* the last CPU it may use */
 	sem_post(&go);
-	work_50ms();
+	work_for_ns(50e6);
 	pthread_join(t, NULL);
 	printf("main on %d\n", sched_getcpu());
 	return 0;

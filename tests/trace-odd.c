@@ -67,23 +67,6 @@
 
 #include "trace-work.h"
 
-static void *burn_50ms(void *arg)
-{
-	double t0 = work_cpu_ns();
-	while (work_cpu_ns() - t0 < 50e6)
-		work_spin(1000);
-	return arg;
-}
-
-static void two_threads(void)
-{
-	pthread_t t[2];
-	for (int i = 0; i < 2; i++)
-		pthread_create(&t[i], NULL, burn_50ms, NULL);
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-}
-
 static int fd_out = -1;
 
 static void *write_hello(void *arg)
@@ -113,7 +96,7 @@ static int closeall(const char *file)
 
 static int vfork_exec(void)
 {
-	two_threads();
+	work_two_threads_50ms();
 	pid_t p = vfork();
 	if (p == 0) {
 		char *argv[] = { "true", NULL };
@@ -122,20 +105,20 @@ static int vfork_exec(void)
 	}
 	int st = 0;
 	waitpid(p, &st, 0);
-	two_threads();
+	work_two_threads_50ms();
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 1;
 }
 
 static int execwork(void)
 {
-	burn_50ms(NULL);
+	work_for_ns(50e6);
 	execl("/bin/sh", "sh", "-c", "exit 0", (char *)NULL);
 	return 1;
 }
 
 static int fexec(void)
 {
-	two_threads();
+	work_two_threads_50ms();
 	char *argv[] = { "sh", "-c", "exit 4", NULL };
 	int f = open("/bin/sh", O_RDONLY | O_CLOEXEC);
 	if (f < 0)
@@ -149,7 +132,7 @@ static int failexec(void)
 	char *argv[] = { "program", NULL };
 	execvp("/nonexistent/program", argv);
 	int e = errno;
-	two_threads();
+	work_two_threads_50ms();
 	return e == ENOENT ? 0 : 1;
 }
 

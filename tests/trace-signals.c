@@ -27,23 +27,6 @@
 
 #include "trace-work.h"
 
-static void *burn_50ms(void *arg)
-{
-	double t0 = work_cpu_ns();
-	while (work_cpu_ns() - t0 < 50e6)
-		work_spin(1000);
-	return arg;
-}
-
-static void two_threads(void)
-{
-	pthread_t t[2];
-	for (int i = 0; i < 2; i++)
-		pthread_create(&t[i], NULL, burn_50ms, NULL);
-	for (int i = 0; i < 2; i++)
-		pthread_join(t[i], NULL);
-}
-
 static void say(const char *s)
 {
 	ssize_t r = write(1, s, strlen(s));
@@ -67,7 +50,7 @@ static void again_info(int sig, siginfo_t *si, void *uc)
 
 static int resethand(const char *how)
 {
-	two_threads();
+	work_two_threads_50ms();
 	int sysv = !strcmp(how, "sysv"), sig = sysv ? SIGUSR1 : SIGTERM;
 	struct sigaction sa = { 0 }, old;
 	if (sysv) {
@@ -108,7 +91,7 @@ static void library(int sig)
 
 static int chain(void)
 {
-	two_threads();
+	work_two_threads_50ms();
 	struct sigaction sa = { 0 };
 	sa.sa_handler = application;
 	sa.sa_flags = SA_RESETHAND;

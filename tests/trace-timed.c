@@ -31,9 +31,7 @@ static const char *how;
 
 static void *worker(void *arg)
 {
-	double t0 = work_cpu_ns();
-	while (work_cpu_ns() - t0 < work_ns)
-		work_spin(1000);
+	work_for_ns(work_ns);
 	atomic_fetch_add(&done, 1);
 	return arg;
 }

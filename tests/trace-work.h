@@ -7,6 +7,7 @@
 #ifndef PTB_TESTS_TRACE_WORK_H
 #define PTB_TESTS_TRACE_WORK_H
 
+#include <pthread.h>
 #include <time.h>
 
 static volatile double work_sink;
@@ -26,6 +27,30 @@ static inline void work_spin(long n)
 	for (long i = 0; i < n; i++)
 		x = x * 1.0000001 + 1e-9;
 	work_sink = x;
+}
+
+/* ns of this thread's CPU time spent working. */
+static inline void work_for_ns(double ns)
+{
+	double t0 = work_cpu_ns();
+	while (work_cpu_ns() - t0 < ns)
+		work_spin(1000);
+}
+
+static inline void *work_50ms_thread(void *arg)
+{
+	work_for_ns(50e6);
+	return arg;
+}
+
+/* Two threads working 50 ms each, started and joined: the trace has work. */
+static inline void work_two_threads_50ms(void)
+{
+	pthread_t t[2];
+	for (int i = 0; i < 2; i++)
+		pthread_create(&t[i], NULL, work_50ms_thread, NULL);
+	for (int i = 0; i < 2; i++)
+		pthread_join(t[i], NULL);
 }
 
 #endif
