@@ -65,8 +65,9 @@ void ptb_cl_signals_start(struct ptb_cl *c);
  * that ends on purpose says bye first. */
 void ptb_cl_lifelines_open(struct ptb_cl *c);
 void ptb_cl_lifeline_bye(void);
-/* Rank 0: whether a death was found, waiting up to wait_ms for one. */
-bool ptb_cl_lifeline_death_pending(int wait_ms);
+/* Rank 0: whether a death was found, waiting up to wait_ms for one, and
+ * longer while a lifeline has closed without its byte unread. */
+bool ptb_cl_lifeline_death_pending(const struct ptb_cl *c, int wait_ms);
 /* Exit 2 on every rank when some rank is missing, naming it. */
 void ptb_cl_rollcall(struct ptb_cl *c, const char *phase);
 /* One line on stderr, the document kept as incomplete (rank 0), exit 2. */

@@ -12,17 +12,35 @@
 
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static pthread_mutex_t doc_lock = PTHREAD_MUTEX_INITIALIZER;
 static bool sealed;   /* saved as the job failed: no later write */
+#define SAVE_WAIT_S 10
+
+/* PTB_MPI_TEST_SLOW_WRITE_MS=N (tests): each of rank 0's writes takes N ms
+ * longer, as on a disk busy with other work; read under doc_lock */
+static unsigned slow_write_ms(void)
+{
+	static int ms = -1;
+	if (ms < 0) {
+		const char *v = getenv("PTB_MPI_TEST_SLOW_WRITE_MS");
+		ms = v ? atoi(v) : 0;
+		ms = ms > 0 && ms < 60000 ? ms : 0;
+	}
+	return (unsigned)ms;
+}
 
 static int save_locked(struct ptb_cl *c, const char *status, char *err, size_t errlen)
 {
 	if (sealed)
 		return 0;
 	json_object_set_new(c->doc, "status", json_string(status));
+	if (slow_write_ms())
+		usleep(slow_write_ms() * 1000u);
 	if (c->out && ptb_run_write_atomic(c->doc, c->out, err, errlen) != 0) {
 		c->out = NULL;   /* the caller ends the job; no second attempt */
 		return -1;
@@ -41,17 +59,16 @@ int ptb_cl_write(struct ptb_cl *c, const char *status, char *err, size_t errlen)
 void ptb_cl_save(struct ptb_cl *c, const char *status)
 {
 	/* Another thread (the watchdog, the lifelines' watcher) calls this
-	 * while the main thread may hold the lock: for a moment when it is
-	 * writing the file, which must end first (a rank's death is seen at
-	 * once, perhaps while rank 0 writes its first file); for ever only if
-	 * it is stuck outside MPI: never wait long. */
+	 * while the main thread may hold the lock.  The lock is only ever held
+	 * to write the file, and a rank's death is seen at once, perhaps while
+	 * rank 0 writes its first file: that write must end first, however
+	 * slow the disk (two fsyncs took over 300 ms under a parallel build's
+	 * load, and the file stayed "running" while the line said
+	 * "incomplete").  Only a file system that stopped answering holds it
+	 * longer than this, and then no second write would end either. */
 	struct timespec until;
 	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_nsec += 300000000;
-	if (until.tv_nsec >= 1000000000) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000;
-	}
+	until.tv_sec += SAVE_WAIT_S;
 	if (pthread_mutex_timedlock(&doc_lock, &until) != 0)
 		return;
 	char err[512];

@@ -173,7 +173,7 @@ static void *signal_watch(void *arg)
 	}
 	/* A launcher ends the job after a rank died: that rank's lifeline has
 	 * closed by now, and rank 0's line names it rather than this one. */
-	ptb_cl_lifeline_death_pending(300);
+	ptb_cl_lifeline_death_pending(c, 300);
 	pthread_mutex_lock(&fail_lock);
 	fprintf(stderr, "ptbench-mpi: rank %d (%s): ended by %s from the launcher: another rank "
 		"died or the job was cancelled (the launcher's message names the rank)%s\n",

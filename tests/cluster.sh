@@ -165,14 +165,14 @@ check "... and the check across 4 ranks: 0 violations" \
 # time rather than the sum, and the jobs that end at once on bad input
 # run meanwhile.  (--timeout 2 rather than 1: four jobs start
 # at once on a small machine, and a healthy rank must not miss a phase.)
-# fault NAME [launch]: in the background, its status, time and stderr in
-# $work/NAME.*; with launch, under `ptbench-mpi launch` (its file
-# $work/NAME-launch.*)
+# fault NAME [launch [MS]]: in the background, its status, time and stderr
+# in $work/NAME.*; with launch, under `ptbench-mpi launch` (its file
+# $work/NAME-launch.*), each of rank 0's writes MS ms slower
 fault() {
 	(
 		start=$(date +%s) name=$1${2:+-$2}
 		# shellcheck disable=SC2086
-		PTB_MPI_FAULT=$1 timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
+		PTB_MPI_FAULT=$1 PTB_MPI_TEST_SLOW_WRITE_MS=${3:-0} timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
 			"$PTBENCH_MPI" cluster --threads 2 --suite hybrid --as-nodes --rounds 1 \
 			--episodes 5 --timeout 2 -o "$work/$name.json" >/dev/null 2>"$work/$name.err"
 		echo "$? $(( $(date +%s) - start ))" >"$work/$name.rc"
@@ -184,7 +184,11 @@ fault hang:1
 fault die:1
 if [ -n "$flags" ]; then
 	fault term:1
-	fault die:1 launch
+	# a disk busy with other work: rank 1 dies while rank 0 is still
+	# writing its first file, which the death's own write must wait for
+	# (it waited 300 ms, and under a parallel build's load the file stayed
+	# "running" while rank 0's line said "incomplete")
+	fault die:1 launch 500
 fi
 # Meanwhile, while they wait, the jobs that fail at once (bad input: they
 # take their start-up's CPU, one at a time).
@@ -255,13 +259,14 @@ if [ -n "$flags" ]; then
 		[ "${line#ptbench-mpi: rank 1 (*) died}" != "$line" ]
 	verdict "... one line of ours, rank 0's, naming rank 1 and its host ($line)"
 	check "... the file kept, marked incomplete" [ "$("$JGET" "$f" status)" = incomplete ]
-	# The same under `ptbench-mpi launch`, which makes mpirun's 137 ours: 2.
+	# The same under `ptbench-mpi launch`, which makes mpirun's 137 ours: 2,
+	# and with rank 0's writes each 500 ms slower.
 	result die:1-launch
 	line=$(grep '^ptbench-mpi: ' "$err")
 	[ "$rc" = 2 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
 		[ "${line#ptbench-mpi: rank 1 (*) died}" != "$line" ] &&
 		[ "$("$JGET" "$f" status)" = incomplete ]
-	verdict "ptbench-mpi launch, a rank that dies: exit 2 (got $rc), one line naming it, the file incomplete"
+	verdict "ptbench-mpi launch, a rank that dies while rank 0 writes slowly: exit 2 (got $rc), one line naming it, the file incomplete"
 	# What ptbench-mpi itself returns when the launcher ends it: 2, which
 	# mpirun passes on when no rank was killed by a signal.
 	result term:1
