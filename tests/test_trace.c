@@ -325,6 +325,10 @@ int main(void)
 	make_lock();
 	tap_near(replay(2, &forced), 30.0, 0.01, "a lock on 2 CPUs: the second waits 10 ms for it (30 ms)");
 	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
+	make_forced_join();
+	tap_near(replay(2, &forced), 23.5, 0.01, "a join in a cycle the recording never met on 2 "
+		 "CPUs: released, the mutex's three holders in turn (23.5 ms)");
+	tap_ok(forced == 1, "  one wait released by force (%llu)", (unsigned long long)forced);
 	make_early_signal();
 	tap_near(replay(1, NULL), 60.0, 0.01, "a signal and its wait on 1 CPU: 60 ms");
 	make_early_signal();

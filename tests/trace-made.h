@@ -81,4 +81,38 @@ static void make_barrier_sleep(void)
 	ev(0, 125 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* Main holds mutex 0x400 while it joins thread 1, which had taken and
+ * left it during main's 1 ms sleep in the recording (on one PU, thread 2
+ * after it).  Replayed on 2 CPUs, main takes it first: threads 1 and 2
+ * wait for it (from 5.5 and 6.5 ms) and main's join waits for thread 1 (at
+ * 8.5 ms), a cycle the recording never met.  Releasing the join lets main
+ * leave its 5 ms critical section at 13.5 ms; threads 1 and 2 then hold
+ * the mutex in turn, 5 ms each: 23.5 ms.  (Releasing thread 1's wait,
+ * which began first, ran thread 2's critical section beside main's.)
+ * Inline: not every program that includes this makes it. */
+static inline void make_forced_join(void)
+{
+	enum { L = 0x400 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 2, 0);
+	ev(0, 1 * MS, PTB_EV_SLEEP, 1, 0, 0, 0);
+	ev(1, 1 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 5 * MS, PTB_EV_LOCK, 0, L, 0, 0);
+	ev(1, 10 * MS, PTB_EV_UNLOCK, 0, L, 0, 0);
+	ev(1, 10 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(2, 10 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 15 * MS, PTB_EV_LOCK, 0, L, 0, 0);
+	ev(2, 20 * MS, PTB_EV_UNLOCK, 0, L, 0, 0);
+	ev(2, 20 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 20 * MS, PTB_EV_SLEEP, 2, 0, 18001, 0);   /* 18 ms of it behind 1 and 2 */
+	ev(0, 20 * MS, PTB_EV_LOCK, 0, L, 0, 0);
+	ev(0, 25 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(0, 25 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 30 * MS, PTB_EV_UNLOCK, 0, L, 0, 0);
+	ev(0, 30 * MS, PTB_EV_JOIN, 1, 0, 2, 0);
+	ev(0, 30 * MS, PTB_EV_JOIN, 2, 0, 2, 0);
+	ev(0, 30 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 #endif

@@ -87,6 +87,9 @@ void ptb_sim_born(struct sim *s, int t);
 /* Queue thread t on object o (it waits from now). */
 void ptb_sim_enqueue(struct sim *s, int o, int t);
 void ptb_sim_unlink(struct sim *s, int o, int t);
+/* Whether object o is held by its waiters' release (a mutex, a rwlock):
+ * a wait on it released by force lets two threads hold it. */
+int ptb_sim_exclusive(const struct sim *s, int o);
 
 /* The critical path, walked back from the thread that ended last: the
  * limits of r, the objects whose waits held it up most. */

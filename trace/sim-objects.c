@@ -256,10 +256,17 @@ static int chan_wait(struct sim *s, struct sobj *ob, int o, int t, const struct 
 	return 1;
 }
 
+int ptb_sim_exclusive(const struct sim *s, int o)
+{
+	return o >= 0 && (s->obj[o].cls == C_MUTEX || s->obj[o].cls == C_RW);
+}
+
 static int mutex_release(struct sim *s, struct sobj *ob, int t)
 {
 	if (ob->owner == t && ob->depth > 1)
 		return ob->depth--, 0;
+	if (ob->owner >= 0 && ob->owner != t)    /* released by force into it: */
+		return 0;                        /* the owner's it stays */
 	ob->owner = -1, ob->depth = 0;
 	int w = ob->head;
 	if (w < 0)

@@ -6,7 +6,8 @@
  * threads running at once, when --machine gives one); when one ends, its
  * operation runs at that instant; delays end at their time.  When nothing can run and no delay is pending while threads
  * still wait, the replay has met an order the recording never took: the
- * wait that began first is released and counted as forced.
+ * wait that began first is released and counted as forced (a wait for a
+ * lock only when all are).
  */
 #include "config.h"
 
@@ -153,15 +154,24 @@ static void drop_done(struct sim *s)
 	s->nlive = k;
 }
 
-/* Nothing can run: release the wait that began first. */
+/* Nothing can run: release the wait that began first, a wait for a lock
+ * only when every thread waits for one.  A join, a condition or a
+ * semaphore released early lets its thread run on in an order the
+ * recording did not take; a lock released into would have two holders,
+ * and its owner's critical section run beside the next waiter's (pigz -p 4
+ * replayed on 1 CPU: its main thread holds the lock and joins a worker
+ * still to take it, and the worker's wait began first). */
 static int force(struct sim *s)
 {
-	int best = -1;
+	int best = -1, best_lock = 1;
 	for (size_t k = 0; k < s->nlive; k++) {
 		int i = s->live[k];
-		if (s->th[i].state == TS_BLOCKED &&
-		    (best < 0 || s->th[i].blocked_at < s->th[best].blocked_at))
-			best = i;
+		if (s->th[i].state != TS_BLOCKED)
+			continue;
+		int lock = ptb_sim_exclusive(s, s->th[i].blocked_on);
+		if (best < 0 || lock < best_lock ||
+		    (lock == best_lock && s->th[i].blocked_at < s->th[best].blocked_at))
+			best = i, best_lock = lock;
 	}
 	if (best < 0)
 		return 0;
