@@ -105,6 +105,8 @@ killed() {
 	rc=$?
 	check "SIG$1 sent to ptbench alone: the program ended by it (status $rc), the trace kept" \
 		sh -c "[ $rc -gt 128 ] && [ \"\$(kill -l $rc)\" = $1 ] && '$PTBENCH' predict k$1.trace > /dev/null && ! ls k$1.trace.tmp* > /dev/null 2>&1"
+	# ptbench ends by the signal, which skips atexit: its lock went before
+	check "... and no k$1.trace.lock left" test ! -e k$1.trace.lock
 }
 killed INT
 killed USR1
@@ -122,4 +124,5 @@ check "a signal the program sends its parent, ptbench: not sent back (got: $got)
 got=$(how "$PTBENCH" record -o sig.trace -- sh -c 'kill -TERM $$')
 want=$(how sh -c 'kill -TERM $$')
 check "a program a signal ended: ptbench ends by it too ($got; unrecorded: $want)" test "$got" = "$want"
+check "... and no sig.trace.lock left" test ! -e sig.trace.lock
 done_testing

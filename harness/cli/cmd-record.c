@@ -287,6 +287,7 @@ static void forward_to(pid_t pid, const sigset_t *old)
 static int end_as(int sig)
 {
 	fflush(NULL);
+	ptb_run_release_targets();                 /* no atexit after the signal */
 	struct rlimit none = { 0, 0 };
 	setrlimit(RLIMIT_CORE, &none);
 	signal(sig, SIG_DFL);

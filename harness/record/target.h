@@ -22,6 +22,9 @@ int ptb_run_tmp_name(const char *path, pid_t pid, char *buf, size_t len);
  * to write until it exits; -1 with err, one line: among others when
  * another process holds the path. */
 int ptb_run_check_target(const char *path, char *err, size_t errlen);
+/* Let the paths go now, their lock files removed: for a process about to
+ * end by a signal of its own (atexit does not run then). */
+void ptb_run_release_targets(void);
 /* Remove PATH.tmp.PID files whose writer no longer exists. */
 void ptb_run_clean_stale(const char *path);
 
