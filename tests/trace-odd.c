@@ -48,6 +48,9 @@
  *                             at each, through pthread_mutex_clocklock and
  *                             pthread_cond_clockwait (what C++'s timed
  *                             waits call): serial, speed-up 1 on any N
+ *   trace-odd spin            the main thread waits by spinning on a flag,
+ *                             without a call, for a thread that works
+ *                             20 ms and sets it; prints "spun"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -394,6 +397,27 @@ static int threads(int n)
 	return 0;
 }
 
+static _Atomic int flag;
+
+static void *work_then_flag(void *arg)
+{
+	work_for_ns(20e6);
+	flag = 1;
+	return arg;
+}
+
+static int spin(void)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, work_then_flag, NULL))
+		return 1;
+	while (!flag)
+		;
+	pthread_join(t, NULL);
+	puts("spun");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -427,9 +451,11 @@ int main(int argc, char **argv)
 		return forks(atoi(argv[2]));
 	if (!strcmp(m, "clockwait") && argc == 4)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
+	if (!strcmp(m, "spin"))
+		return spin();
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | execwork | fexecve |"
 		" signal alarm|usr1|rt |"
 		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
-		" fork N | priorities | clockwait N WORK\n");
+		" fork N | priorities | clockwait N WORK | spin\n");
 	return 2;
 }

@@ -9,8 +9,8 @@
 # blocking read, more condition variables than the first table holds, and
 # thousands of threads one after another, waits with a time limit on a
 # named clock, children forked while other threads signal, buffers
-# written while their threads add to them, and waits that time out
-# behind working threads.  Each must come out as it does
+# written while their threads add to them, waits that time out
+# behind working threads, and a thread that waits by spinning.  Each must come out as it does
 # unrecorded -- output, files, exit status -- with a complete trace that
 # holds what the program did.
 . "$top_srcdir/tests/tap.sh"
@@ -205,4 +205,19 @@ read -r _ vm_rec < "$tmp/threads.out"
 read -r _ vm_plain < "$tmp/threads.plain"
 check "  address space recorded ${vm_rec} kB, unrecorded ${vm_plain} kB: under 200 MB apart" \
 	test "$vm_rec" -lt $((vm_plain + 204800))
+
+# a thread that waits by spinning on a flag, for one that has not run: on
+# one PU under SCHED_FIFO it never let the other run, and the recording
+# went on until killed; the spinner is now put behind it after 2 s, and
+# record says so (under the normal policy the kernel's time slices do it)
+limit="timeout -k 5 60"
+odd spin spin
+limit=
+same spin
+if [ "$(field spin recorded.sched)" = fifo ]; then
+	check "  under SCHED_FIFO, one warning that a thread was put behind ($(grep -c 'put behind' "$tmp/spin.err"))" \
+		test "$(grep -c 'put behind the others' "$tmp/spin.err")" = 1
+else
+	skip "recorded under the normal policy: no thread to put behind"
+fi
 done_testing

@@ -25,6 +25,7 @@
 #include "cli/commands.h"
 #include "cli/error.h"
 #include "cli/options.h"
+#include "cli/record-hog.h"
 #include "cli/record-wake.h"
 #include "platform/cgroup.h"
 #include "platform/process.h"
@@ -167,12 +168,33 @@ static void warn_no_fifo(int e)
 /* The CPUs the program would have had unrecorded, ptbench's own before it
  * binds itself, as a list ("0-3,6") for the interposer to tell it
  * (trace/interpose-affinity.c). */
+static cpu_set_t seen;
+
 static void seen_cpus(void)
 {
-	cpu_set_t set;
 	char list[8192];
-	if (sched_getaffinity(0, sizeof set, &set) == 0 && ptb_trace_cpu_list(&set, list, sizeof list) == 0)
+	if (sched_getaffinity(0, sizeof seen, &seen) == 0 && ptb_trace_cpu_list(&seen, list, sizeof list) == 0)
 		setenv("PTB_TRACE_SEEN_CPUS", list, 1);
+}
+
+/* ptbench, once the program runs on its PU under SCHED_FIFO: under the
+ * normal policy, and on the other CPUs it had where there are any, from
+ * where it watches for a thread that keeps the PU from the others
+ * (cli/record-hog.c). */
+static void watch_from_aside(pid_t pid)
+{
+	int fifo = sched_getscheduler(0) == SCHED_FIFO;
+	struct sched_param sp = { 0 };
+	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */
+	cpu_set_t pu, rest;
+	if (sched_getaffinity(0, sizeof pu, &pu) == 0) {
+		CPU_XOR(&rest, &seen, &pu);
+		CPU_AND(&rest, &rest, &seen);
+		if (CPU_COUNT(&rest) > 0)
+			sched_setaffinity(0, sizeof rest, &rest);
+	}
+	if (fifo)
+		ptb_record_hog_start(pid, 1);
 }
 
 static int place(const struct record_args *a)
@@ -403,14 +425,14 @@ int ptb_cmd_record(int argc, char **argv)
 	if (own_group)
 		setpgid(pid, pid);                 /* whichever runs first */
 	forward_to(pid, &mask);                    /* a kill of ptbench reaches the program */
-	struct sched_param sp = { 0 };
-	sched_setscheduler(0, SCHED_OTHER, &sp);   /* only the program runs first */
+	watch_from_aside(pid);
 	int st;
 	struct rusage ru;
 	while (wait4(pid, &st, 0, &ru) < 0)
 		if (errno != EINTR)
 			return ptb_bad_input("record", "lost the program: %s", strerror(errno));
 	program_pid = 0;                           /* reaped: its number may be another's */
+	ptb_record_hog_stop();
 	rc = finish(tmp, a.out, st, &ru);
 	return late_signal ? end_as(late_signal) : rc;
 }

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Under SCHED_FIFO on one PU a thread runs until it blocks.  A thread
+ * that waits for another by spinning on a flag never blocks, and the
+ * thread it waits for never runs: the recording would never end (a spin
+ * of 20 ms unrecorded ran until killed).  So ptbench watches the
+ * program's threads from a thread of its own, off the program's PU: when
+ * one has run HOG_NS on end while another stood ready all that time, it
+ * is put behind the others, as a time slice of HOG_NS would.  A thread
+ * that merely works that long without a call to block in (a compressor's
+ * job) loses nothing by it but one switch; a spinner's spin stays in its
+ * work, which no replay can tell from work, so the count is said.
+ */
+#include "config.h"
+#include "cli/record-hog.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "platform/threads.h"
+
+#define HOG_NS 2000000000ull   /* the slice: longer than the jobs seen here */
+#define TICK_NS 250000000l     /* how often the threads are sampled */
+
+struct seen {
+	struct ptb_thread_time t;
+	uint64_t streak;       /* ns run on end while another stood ready */
+};
+
+static struct {
+	pid_t pid;
+	int prio, started, stop;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	unsigned moved;
+	double longest_s;
+	struct seen *prev, *cur;
+	size_t nprev, cap;
+} w = { .lock = PTHREAD_MUTEX_INITIALIZER };
+
+static int by_tid(const void *a, const void *b)
+{
+	const struct seen *x = a, *y = b;
+	return (x->t.tid > y->t.tid) - (x->t.tid < y->t.tid);
+}
+
+static const struct seen *before(pid_t tid)
+{
+	struct seen key = { .t.tid = tid };
+	return w.nprev ? bsearch(&key, w.prev, w.nprev, sizeof key, by_tid) : NULL;
+}
+
+/* One sample, dt ns after the last: each thread's streak, and the move of
+ * a thread whose streak reached the slice. */
+static void look(size_t n, uint64_t dt)
+{
+	size_t ready = 0;                /* threads that stood ready most of dt: */
+	for (size_t i = 0; i < n; i++) {   /* runnable and hardly run (the kernel */
+		const struct seen *p = before(w.cur[i].t.tid);  /* counts the time */
+		w.cur[i].streak = p ? p->streak : 0;       /* ready only once it runs) */
+		if (p && ((w.cur[i].t.runnable && w.cur[i].t.run_ns - p->t.run_ns < dt / 2) ||
+			  w.cur[i].t.ready_ns - p->t.ready_ns >= dt / 2))
+			ready++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct seen *p = before(w.cur[i].t.tid);
+		uint64_t ran = p ? w.cur[i].t.run_ns - p->t.run_ns : 0;
+		/* (0.7: the kernel's real-time throttling takes 50 ms of each second) */
+		if (!p || ran < dt * 7 / 10 || ready == 0) {
+			w.cur[i].streak = 0;     /* it blocked, or nobody waited for it */
+			continue;
+		}
+		w.cur[i].streak += ran;
+		if (w.cur[i].streak >= HOG_NS && ptb_thread_to_tail(w.cur[i].t.tid, w.prio) == 0) {
+			w.moved++;
+			if (w.cur[i].streak * 1e-9 > w.longest_s)
+				w.longest_s = w.cur[i].streak * 1e-9;
+			w.cur[i].streak = 0;
+		}
+	}
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The threads now, into w.cur sorted by number: their count, -1 none. */
+static int sample(struct ptb_thread_time **buf)
+{
+	int n;
+	while ((n = ptb_threads_sample(w.pid, *buf, w.cap)) >= 0 && (size_t)n == w.cap) {
+		size_t cap = w.cap * 2;      /* perhaps more: look again with room */
+		struct ptb_thread_time *b = realloc(*buf, cap * sizeof **buf);
+		struct seen *p = realloc(w.prev, cap * sizeof *p), *c = p ? realloc(w.cur, cap * sizeof *c) : NULL;
+		if (p)
+			w.prev = p;
+		if (b)
+			*buf = b;
+		if (!b || !p || !c)
+			return -1;
+		w.cur = c, w.cap = cap;
+	}
+	for (int i = 0; i < n; i++)
+		w.cur[i] = (struct seen){ (*buf)[i], 0 };
+	if (n > 0)
+		qsort(w.cur, (size_t)n, sizeof *w.cur, by_tid);
+	return n;
+}
+
+static void *watch(void *arg)
+{
+	struct ptb_thread_time *buf = arg;
+	uint64_t last = mono_ns();
+	pthread_mutex_lock(&w.lock);
+	while (!w.stop) {
+		struct timespec until;
+		clock_gettime(CLOCK_MONOTONIC, &until);
+		until.tv_nsec += TICK_NS;
+		if (until.tv_nsec >= 1000000000l)
+			until.tv_sec++, until.tv_nsec -= 1000000000l;
+		pthread_cond_timedwait(&w.wake, &w.lock, &until);
+		uint64_t now = mono_ns();
+		int n = w.stop ? -1 : sample(&buf);
+		if (n < 0)
+			break;
+		look((size_t)n, now - last);
+		struct seen *t = w.prev;
+		w.prev = w.cur, w.cur = t, w.nprev = (size_t)n, last = now;
+	}
+	pthread_mutex_unlock(&w.lock);
+	free(buf);
+	return NULL;
+}
+
+int ptb_record_hog_start(pid_t pid, int prio)
+{
+	pthread_condattr_t ca;
+	w.pid = pid, w.prio = prio, w.cap = 256;
+	struct ptb_thread_time *buf = malloc(w.cap * sizeof *buf);
+	w.prev = malloc(w.cap * sizeof *w.prev);
+	w.cur = malloc(w.cap * sizeof *w.cur);
+	if (!buf || !w.prev || !w.cur || pthread_condattr_init(&ca) ||
+	    pthread_condattr_setclock(&ca, CLOCK_MONOTONIC) || pthread_cond_init(&w.wake, &ca))
+		goto fail;
+	pthread_condattr_destroy(&ca);
+	if (pthread_create(&w.thread, NULL, watch, buf) != 0)
+		goto fail;
+	w.started = 1;
+	return 0;
+fail:
+	free(buf), free(w.prev), free(w.cur);
+	w.prev = w.cur = NULL;
+	return -1;
+}
+
+void ptb_record_hog_stop(void)
+{
+	if (!w.started)
+		return;
+	pthread_mutex_lock(&w.lock);
+	w.stop = 1;
+	pthread_cond_signal(&w.wake);
+	pthread_mutex_unlock(&w.lock);
+	pthread_join(w.thread, NULL);
+	w.started = 0;
+	free(w.prev), free(w.cur);
+	if (w.moved)
+		fprintf(stderr, "ptbench record: warning: a thread ran %.1f s on end while another "
+			"stood ready for the PU, and was put behind the others %u time%s, as a time "
+			"slice would: a thread that waits for another by spinning would never let it "
+			"run under SCHED_FIFO, and its spin is in its work, so predict's figures for "
+			"such a program are too slow\n", w.longest_s, w.moved, w.moved == 1 ? "" : "s");
+}

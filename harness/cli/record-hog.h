@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: MIT */
+/* `ptbench record`'s watch over a thread that keeps the one PU from the
+ * others (harness/cli/record-hog.c). */
+#ifndef PTB_CLI_RECORD_HOG_H
+#define PTB_CLI_RECORD_HOG_H
+
+#include <sys/types.h>
+
+/* Watch process pid, whose threads run under SCHED_FIFO at prio on one
+ * PU, from a thread of ptbench's own; -1 when it cannot. */
+int ptb_record_hog_start(pid_t pid, int prio);
+/* Stop watching; say on stderr if a thread was put behind the others. */
+void ptb_record_hog_stop(void);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Another process's threads as the scheduler sees them, for `ptbench
+ * record`'s watch over a program it runs under SCHED_FIFO on one PU
+ * (harness/cli/record-hog.c): how long each has run and stood ready, and
+ * a way to put one behind the others.
+ */
+#ifndef PTB_THREADS_H
+#define PTB_THREADS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct ptb_thread_time {
+	pid_t tid;
+	uint64_t run_ns;     /* on a CPU, since it started */
+	uint64_t ready_ns;   /* runnable but waiting for a CPU, since it started
+			      * (counted once it runs: 0 for one never run) */
+	int runnable;        /* running or ready to, now */
+};
+
+/* Up to max of process pid's threads, in no order: their count, or -1
+ * where the system cannot say (then there is nothing to watch). */
+int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max);
+
+/* Put thread tid, running under SCHED_FIFO at prio, behind the other
+ * ready threads of its priority, as if it had blocked and woken: 0, or -1. */
+int ptb_thread_to_tail(pid_t tid, int prio);
+
+#endif
