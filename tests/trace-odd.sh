@@ -148,6 +148,8 @@ check "  serial: speed-up below 1.1 on 2 CPUs ($(field clockwait predictions.1.s
 	awk -v s="$(field clockwait predictions.1.speedup)" 'BEGIN { exit !(s < 1.1) }'
 check "  no time off the CPU outside traced calls ($(field clockwait recorded.untraced_share))" \
 	awk -v s="$(field clockwait recorded.untraced_share)" 'BEGIN { exit !(s < 0.1) }'
+check "  no thread put behind another: its threads take turns ($(field clockwait recorded.put_behind))" \
+	test "$(field clockwait recorded.put_behind)" = false
 
 # buffers written by another thread while their own threads add to them:
 # 3 threads take and release a mutex 50000 times each while the main
@@ -217,7 +219,17 @@ same spin
 if [ "$(field spin recorded.sched)" = fifo ]; then
 	check "  under SCHED_FIFO, one warning that a thread was put behind ($(grep -c 'put behind' "$tmp/spin.err"))" \
 		test "$(grep -c 'put behind the others' "$tmp/spin.err")" = 1
+	# the trace says so, its checksum kept whole: predict reads it, and
+	# --check refuses it in one line
+	check "  the trace marked: recorded.put_behind $(field spin recorded.put_behind)" \
+		test "$(field spin recorded.put_behind)" = true
+	"$PTBENCH" predict "$tmp/spin.trace" --check > /dev/null 2> "$tmp/spin.check"
+	rc=$?
+	check "  predict --check refuses it: exit 2 (got $rc), one line ($(head -c 100 "$tmp/spin.check"))" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/spin.check') -eq 1 ] && grep -q spinning '$tmp/spin.check'"
 else
 	skip "recorded under the normal policy: no thread to put behind"
+	skip "recorded under the normal policy: no mark"
+	skip "recorded under the normal policy: nothing for --check to refuse"
 fi
 done_testing

@@ -102,8 +102,14 @@ struct ptb_tev {               /* 32 bytes: the thread is the chunk's */
 	uint16_t outcome;
 };
 
-/* How the process was scheduled while it was recorded. */
-enum ptb_trace_sched { PTB_SCHED_OTHER = 0, PTB_SCHED_FIFO = 1 };
+/* How the process was scheduled while it was recorded: the policy in the
+ * low byte, and PTB_SCHED_PUT_BEHIND set by `ptbench record` once the
+ * trace is written when it put a thread that ran 2 s on end behind the
+ * others (harness/cli/record-hog.c): perhaps a spinner, whose spin the
+ * trace holds as work.  A reader from before the flag sees a policy that
+ * is not SCHED_FIFO, and so trusts the trace less, not more. */
+enum ptb_trace_sched { PTB_SCHED_OTHER = 0, PTB_SCHED_FIFO = 1, PTB_SCHED_PUT_BEHIND = 0x100 };
+static inline uint32_t ptb_trace_policy(uint32_t sched) { return sched & 0xff; }
 
 struct ptb_trace_header {
 	char magic[8];

@@ -246,10 +246,16 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 	if (ptb_ops_build(t, &o))
 		return ptb_bad_input("predict", "out of memory");
 	double untraced = ptb_ops_untraced_share(&o);
-	if (a->check && t->h.sched != PTB_SCHED_FIFO) {
+	if (a->check && ptb_trace_policy(t->h.sched) != PTB_SCHED_FIFO) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check needs a trace recorded under SCHED_FIFO "
 				     "(under the normal policy, preemption looks like untraced waits)");
+	}
+	if (a->check && (t->h.sched & PTB_SCHED_PUT_BEHIND)) {
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "--check: record put a thread that ran 2 s on end "
+				     "behind another that stood ready; if it waited by spinning, its "
+				     "spin is in its work: no prediction");
 	}
 	if (a->check && untraced > PTB_PREDICT_UNTRACED_LIMIT) {
 		ptb_ops_free(&o);

@@ -32,6 +32,7 @@
 #include "platform/topology.h"
 #include "record/target.h"
 #include "trace/format.h"
+#include "trace/mark.h"
 #include "trace/reader.h"
 
 static const char usage[] =
@@ -353,7 +354,7 @@ static void warn_untraced_cpu(const struct ptb_trace *t, const struct rusage *ru
 			whole - traced, whole, 100 * (whole - traced) / whole);
 }
 
-static int finish(const char *tmp, const char *out, int st, const struct rusage *ru)
+static int finish(const char *tmp, const char *out, int st, const struct rusage *ru, unsigned moved)
 {
 	struct ptb_trace t;
 	char err[512];
@@ -372,6 +373,11 @@ static int finish(const char *tmp, const char *out, int st, const struct rusage 
 	}
 	warn_untraced_cpu(&t, ru);
 	ptb_trace_free(&t);
+	if (moved && ptb_trace_mark_sched(tmp, PTB_SCHED_PUT_BEHIND) != 0) {   /* for predict */
+		int e = errno;
+		unlink(tmp);
+		return ptb_bad_input("record", "cannot mark the trace %s: %s", tmp, strerror(e));
+	}
 	if (rename(tmp, out)) {
 		int e = errno;
 		unlink(tmp);
@@ -432,7 +438,7 @@ int ptb_cmd_record(int argc, char **argv)
 		if (errno != EINTR)
 			return ptb_bad_input("record", "lost the program: %s", strerror(errno));
 	program_pid = 0;                           /* reaped: its number may be another's */
-	ptb_record_hog_stop();
-	rc = finish(tmp, a.out, st, &ru);
+	unsigned moved = ptb_record_hog_stop();
+	rc = finish(tmp, a.out, st, &ru, moved);
 	return late_signal ? end_as(late_signal) : rc;
 }

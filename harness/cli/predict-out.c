@@ -18,7 +18,7 @@
 #include "trace/reader.h"
 #include "trace/sim.h"
 
-static const char *sched_name(uint32_t s) { return s == PTB_SCHED_FIFO ? "fifo" : "other"; }
+static const char *sched_name(uint32_t s) { return ptb_trace_policy(s) == PTB_SCHED_FIFO ? "fifo" : "other"; }
 
 /* e appended to array a; NULL (and a freed) when either could not be
  * made, so that the document fails whole rather than lose an element. */
@@ -99,11 +99,12 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus),
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
 			"shared_share", r[i].shared_ns / r[i].wall_ns));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:f}, s:o, s:{s:f, s:s}, "
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:b, s:f}, s:o, s:{s:f, s:s}, "
 				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)ptb_trace_threads(t),
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
+		"put_behind", (t->h.sched & PTB_SCHED_PUT_BEHIND) != 0,
 		"untraced_share", untraced,
 		"machine", machine_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
 		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
@@ -220,7 +221,7 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 			double base, double untraced, const struct ptb_predict_args *a)
 {
 	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
-	       t->h.sched == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
+	       ptb_trace_policy(t->h.sched) == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
 	       "preempted each other", t->end_t * 1e-9, ptb_trace_threads(t), (unsigned long long)t->events);
 	if (a->machine)
 		print_costs(a);
@@ -245,7 +246,11 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		ptb_fputs_printable(stdout, site);        /* no control bytes from a file name */
 		putchar('\n');
 	}
-	if (untraced > PTB_PREDICT_UNTRACED_LIMIT && t->h.sched == PTB_SCHED_FIFO)
+	if (t->h.sched & PTB_SCHED_PUT_BEHIND)
+		printf("\nnote: record put a thread that ran 2 s on end behind another that stood "
+		       "ready: if it waited for it by spinning,\n      its spin is in its work here "
+		       "and these figures are too slow (--check refuses such a trace)\n");
+	if (untraced > PTB_PREDICT_UNTRACED_LIMIT && ptb_trace_policy(t->h.sched) == PTB_SCHED_FIFO)
 		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
 		       "calls (raw futexes, atomics, page faults, other processes): left out, as if\n"
 		       "      those waits were for nothing (--check refuses such a trace)\n",

@@ -160,10 +160,10 @@ fail:
 	return -1;
 }
 
-void ptb_record_hog_stop(void)
+unsigned ptb_record_hog_stop(void)
 {
 	if (!w.started)
-		return;
+		return 0;
 	pthread_mutex_lock(&w.lock);
 	w.stop = 1;
 	pthread_cond_signal(&w.wake);
@@ -177,4 +177,5 @@ void ptb_record_hog_stop(void)
 			"slice would: a thread that waits for another by spinning would never let it "
 			"run under SCHED_FIFO, and its spin is in its work, so predict's figures for "
 			"such a program are too slow\n", w.longest_s, w.moved, w.moved == 1 ? "" : "s");
+	return w.moved;
 }

@@ -9,7 +9,8 @@
 /* Watch process pid, whose threads run under SCHED_FIFO at prio on one
  * PU, from a thread of ptbench's own; -1 when it cannot. */
 int ptb_record_hog_start(pid_t pid, int prio);
-/* Stop watching; say on stderr if a thread was put behind the others. */
-void ptb_record_hog_stop(void);
+/* Stop watching; say on stderr if a thread was put behind the others,
+ * and return how often. */
+unsigned ptb_record_hog_stop(void);
 
 #endif
