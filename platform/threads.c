@@ -68,12 +68,13 @@ int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max)
 	return (int)n;
 }
 
-int ptb_thread_to_tail(pid_t tid, int prio)
+int ptb_thread_to_tail(pid_t tid)
 {
-	struct sched_param other = { 0 }, fifo = { .sched_priority = prio };
-	if (sched_setscheduler(tid, SCHED_OTHER, &other) != 0)
+	struct sched_param other = { 0 }, own;
+	if (sched_getscheduler(tid) != SCHED_FIFO || sched_getparam(tid, &own) != 0 ||
+	    sched_setscheduler(tid, SCHED_OTHER, &other) != 0)
 		return -1;
-	return sched_setscheduler(tid, SCHED_FIFO, &fifo) != 0 ? -1 : 0;
+	return sched_setscheduler(tid, SCHED_FIFO, &own) != 0 ? -1 : 0;
 }
 #else
 int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max)
@@ -82,9 +83,9 @@ int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max)
 	return -1;
 }
 
-int ptb_thread_to_tail(pid_t tid, int prio)
+int ptb_thread_to_tail(pid_t tid)
 {
-	(void)tid, (void)prio;
+	(void)tid;
 	return -1;
 }
 #endif

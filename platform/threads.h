@@ -24,8 +24,9 @@ struct ptb_thread_time {
  * where the system cannot say (then there is nothing to watch). */
 int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max);
 
-/* Put thread tid, running under SCHED_FIFO at prio, behind the other
- * ready threads of its priority, as if it had blocked and woken: 0, or -1. */
-int ptb_thread_to_tail(pid_t tid, int prio);
+/* Put thread tid, if it runs under SCHED_FIFO, behind the other ready
+ * threads of its priority, as if it had blocked and woken, its priority
+ * kept: 0, or -1 (another policy, or not permitted). */
+int ptb_thread_to_tail(pid_t tid);
 
 #endif

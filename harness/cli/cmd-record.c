@@ -195,7 +195,7 @@ static void watch_from_aside(pid_t pid)
 			sched_setaffinity(0, sizeof rest, &rest);
 	}
 	if (fifo)
-		ptb_record_hog_start(pid, 1);
+		ptb_record_hog_start(pid);
 }
 
 static int place(const struct record_args *a)
@@ -434,11 +434,14 @@ int ptb_cmd_record(int argc, char **argv)
 	watch_from_aside(pid);
 	int st;
 	struct rusage ru;
+	siginfo_t end;                             /* ended, not yet reaped: the watch */
+	while (waitid(P_PID, (id_t)pid, &end, WEXITED | WNOWAIT) < 0 && errno == EINTR)
+		;                                  /* stops while the number is still its */
+	unsigned moved = ptb_record_hog_stop();
 	while (wait4(pid, &st, 0, &ru) < 0)
 		if (errno != EINTR)
 			return ptb_bad_input("record", "lost the program: %s", strerror(errno));
 	program_pid = 0;                           /* reaped: its number may be another's */
-	unsigned moved = ptb_record_hog_stop();
 	rc = finish(tmp, a.out, st, &ru, moved);
 	return late_signal ? end_as(late_signal) : rc;
 }

@@ -32,7 +32,7 @@ struct seen {
 
 static struct {
 	pid_t pid;
-	int prio, started, stop;
+	int started, stop;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
@@ -75,7 +75,7 @@ static void look(size_t n, uint64_t dt)
 			continue;
 		}
 		w.cur[i].streak += ran;
-		if (w.cur[i].streak >= HOG_NS && ptb_thread_to_tail(w.cur[i].t.tid, w.prio) == 0) {
+		if (w.cur[i].streak >= HOG_NS && ptb_thread_to_tail(w.cur[i].t.tid) == 0) {
 			w.moved++;
 			if (w.cur[i].streak * 1e-9 > w.longest_s)
 				w.longest_s = w.cur[i].streak * 1e-9;
@@ -139,10 +139,10 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-int ptb_record_hog_start(pid_t pid, int prio)
+int ptb_record_hog_start(pid_t pid)
 {
 	pthread_condattr_t ca;
-	w.pid = pid, w.prio = prio, w.cap = 256;
+	w.pid = pid, w.cap = 256;
 	struct ptb_thread_time *buf = malloc(w.cap * sizeof *buf);
 	w.prev = malloc(w.cap * sizeof *w.prev);
 	w.cur = malloc(w.cap * sizeof *w.cur);

@@ -6,11 +6,12 @@
 
 #include <sys/types.h>
 
-/* Watch process pid, whose threads run under SCHED_FIFO at prio on one
- * PU, from a thread of ptbench's own; -1 when it cannot. */
-int ptb_record_hog_start(pid_t pid, int prio);
-/* Stop watching; say on stderr if a thread was put behind the others,
- * and return how often. */
+/* Watch process pid, whose threads run under SCHED_FIFO on one PU, from
+ * a thread of ptbench's own; -1 when it cannot. */
+int ptb_record_hog_start(pid_t pid);
+/* Stop watching, before the process is reaped (its number may then be
+ * another's); say on stderr if a thread was put behind the others, and
+ * return how often. */
 unsigned ptb_record_hog_stop(void);
 
 #endif
