@@ -20,6 +20,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -250,11 +251,18 @@ static void run_child(char **argv, const char *lib, const char *tmp)
  *    own, so that a signal to ptbench's group is passed on once rather
  *    than delivered twice, and it dies with ptbench (PR_SET_PDEATHSIG);
  *  - one the program sent ptbench, its parent, is not sent back to it;
+ *  - a sender that sends it twice at once, to ptbench and to ptbench's
+ *    group (timeout does), is passed on once: the same signal from the
+ *    same process within ONCE_NS of the last passed on;
  *  - one ptbench ignored when it started (nohup) stays ignored;
  *  - one that comes once the program has ended ends ptbench by it after
  *    the trace is kept. */
 static const int passed_on[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
 static volatile sig_atomic_t program_pid, late_signal;
+#define ONCE_NS 200000000ll
+/* The last signal passed on: its number, its sender, when (the handlers
+ * do not nest: each blocks the others, sa_mask below) */
+static struct { int sig; pid_t from; long long at_ns; } last;
 
 static void pass_on(int sig, siginfo_t *si, void *uc)
 {
@@ -262,6 +270,12 @@ static void pass_on(int sig, siginfo_t *si, void *uc)
 	pid_t p = (pid_t)program_pid;
 	if (si->si_code == SI_KERNEL || (p > 0 && si->si_code <= 0 && si->si_pid == p))
 		return;
+	struct timespec ts;                        /* (async-signal-safe) */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	long long now = ts.tv_sec * 1000000000ll + ts.tv_nsec;
+	if (si->si_code <= 0 && sig == last.sig && si->si_pid == last.from && now - last.at_ns < ONCE_NS)
+		return;                            /* the same request, by two routes */
+	last.sig = sig, last.from = si->si_code <= 0 ? si->si_pid : 0, last.at_ns = now;
 	if (p > 0)
 		kill(p, sig);
 	else
@@ -297,6 +311,8 @@ static void forward_to(pid_t pid, const sigset_t *old)
 	sa.sa_sigaction = pass_on;
 	sa.sa_flags = SA_SIGINFO | SA_RESTART;
 	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
+		sigaddset(&sa.sa_mask, passed_on[i]);   /* one handler at a time */
 	for (size_t i = 0; i < sizeof passed_on / sizeof passed_on[0]; i++)
 		if (sigaction(passed_on[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
 			sigaction(passed_on[i], &sa, NULL);
