@@ -48,6 +48,8 @@
  *                             at each, through pthread_mutex_clocklock and
  *                             pthread_cond_clockwait (what C++'s timed
  *                             waits call): serial, speed-up 1 on any N
+ *   trace-odd pairs N         N lock and unlock pairs of one mutex, no
+ *                             other thread: almost all of it the probes'
  *   trace-odd spin            the main thread waits by spinning on a flag,
  *                             without a call, for a thread that works
  *                             20 ms and sets it; prints "spun"
@@ -397,6 +399,14 @@ static int threads(int n)
 	return 0;
 }
 
+static int pairs(long n)
+{
+	pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+	for (long i = 0; i < n; i++)
+		pthread_mutex_lock(&m), pthread_mutex_unlock(&m);
+	return 0;
+}
+
 static _Atomic int flag;
 
 static void *work_then_flag(void *arg)
@@ -453,9 +463,11 @@ int main(int argc, char **argv)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
 	if (!strcmp(m, "spin"))
 		return spin();
+	if (!strcmp(m, "pairs") && argc == 3)
+		return pairs(atol(argv[2]));
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | execwork | fexecve |"
 		" signal alarm|usr1|rt |"
 		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
-		" fork N | priorities | clockwait N WORK | spin\n");
+		" fork N | priorities | clockwait N WORK | spin | pairs N\n");
 	return 2;
 }

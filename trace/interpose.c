@@ -376,20 +376,15 @@ void ptb_tr_exec_failed(void)
 	ptb_tr_file_unlock();
 }
 
-/* The cost of one event, measured once: predict subtracts it from every
- * CPU burst. */
-static uint32_t probe_cost(void)
+/* The events this thread has in its buffer, for the probe's calibration
+ * (trace/interpose-cost.c), which then drops them. */
+const struct ptb_tev *ptb_tr_own_events(uint32_t *n)
 {
-	enum { N = 2000 };
-	struct tbuf *b = mine;
-	uint64_t a = now();
-	for (int i = 0; i < N; i++)
-		ptb_tr_event(PTB_EV_YIELD, PTB_PH_INSTANT, NULL, 0, 0, NULL);
-	uint64_t n = atomic_load(&b->n);
-	uint64_t ns = (now() - a) / (n ? n : 1);       /* a CPU reading is an event too */
-	atomic_store(&b->n, 0);
-	return (uint32_t)ns;
+	*n = atomic_load(&mine->n);
+	return mine->ev;
 }
+
+void ptb_tr_own_drop(void) { atomic_store(&mine->n, 0); }
 
 static void name_program(void)
 {
@@ -419,17 +414,6 @@ static void fill_header(void)
 	name_program();
 }
 
-/* What `ptbench record` measured on the machine before the start
- * (PTB_TRACE_REMOTE_WAKE_NS, ns), as the header keeps it: 1 + ns, 0 when
- * it could not. */
-static uint32_t remote_wake_cost(void)
-{
-	const char *v = getenv("PTB_TRACE_REMOTE_WAKE_NS");
-	char *end;
-	unsigned long ns = v ? strtoul(v, &end, 10) : 0;
-	return v && *v && !*end && ns < 1000000000ul ? (uint32_t)ns + 1 : 0;
-}
-
 static void child_after_fork(void)
 {
 	ptb_tr_on = 0;                  /* the parent's trace is the parent's */
@@ -447,9 +431,9 @@ static int start_trace(const char *path)
 	atomic_store(&next_tid, 1);
 	mine = new_buf(0);
 	fill_header();
-	header.probe_ns = probe_cost();
 	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
-	header.remote_wake = remote_wake_cost();
+	header.probe_ns = ptb_tr_probe_cost();           /* through the gates, as calls pass them */
+	header.remote_wake = ptb_tr_remote_wake_cost();
 	ptb_tr_file_header(&header, sizeof header, ptb_trace_sum(&header, sizeof header));
 	return 0;
 }

@@ -151,6 +151,13 @@ void ptb_tr_file_trailer(void);
 void ptb_tr_file_close(void);
 int ptb_tr_owns_fd(int f);
 
+/* The calibration's view of this thread's buffer, and its drop. */
+const struct ptb_tev *ptb_tr_own_events(uint32_t *n);
+void ptb_tr_own_drop(void);
+/* The header's probe_ns and remote_wake (trace/interpose-cost.c). */
+uint32_t ptb_tr_probe_cost(void);
+uint32_t ptb_tr_remote_wake_cost(void);
+
 /* The real function behind an interposed name (dlvsym first, for the
  * condition variables' current version). */
 void *ptb_tr_real(const char *name);

@@ -75,14 +75,20 @@ static void stretch(struct pass *p, uint64_t cpu, int last)
 }
 
 /* The end of a thread's pass: what no reading closed counts as recorded,
- * and the probes' own cost comes off every burst. */
+ * and the probes' own cost comes off the bursts.  Part of it is lumpy --
+ * the checksum and the write of a full buffer fall in one burst in 16,384
+ * events -- so what a burst is too short to pay is owed by the next: cut
+ * off at each burst instead, 2 million lock and unlock pairs that took
+ * 0.01 s unrecorded were predicted 0.17 s. */
 static void settle_thread(struct pass *p)
 {
 	stretch(p, 0, 1);
+	double owed = 0;
 	for (size_t i = 0; i < p->th->n; i++) {
 		struct ptb_op *op = &p->th->op[i];
-		double cost = (double)op->probes * p->probe_ns;
-		op->burst = op->burst > cost ? op->burst - cost : 0;
+		owed += (double)op->probes * p->probe_ns;
+		double paid = op->burst < owed ? op->burst : owed;
+		op->burst -= paid, owed -= paid;
 	}
 }
 
