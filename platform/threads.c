@@ -13,6 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
 
 #ifdef __linux__
 static int read_schedstat(pid_t pid, long tid, unsigned long long *run, unsigned long long *ready)
@@ -76,7 +80,99 @@ int ptb_thread_to_tail(pid_t tid)
 		return -1;
 	return sched_setscheduler(tid, SCHED_FIFO, &own) != 0 ? -1 : 0;
 }
+int ptb_adopt_orphans(void)
+{
+	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
+}
+
+/* The parent of process pid, from its stat; -1. */
+static long parent_of(long pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	size_t n = fread(line, 1, sizeof line - 1, f);
+	fclose(f);
+	line[n] = 0;
+	char *close = strrchr(line, ')');
+	long ppid = -1;
+	return close && sscanf(close + 1, " %*c %ld", &ppid) == 1 ? ppid : -1;
+}
+
+/* Its threads off a real-time policy, on cpus. */
+static void release(long pid, const void *cpus, size_t cpus_size)
+{
+	char path[64];
+	snprintf(path, sizeof path, "/proc/%ld/task", pid);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		pid_t tid = (pid_t)strtol(e->d_name, NULL, 10);
+		if (tid <= 0)
+			continue;
+		int policy = sched_getscheduler(tid);
+		struct sched_param none = { 0 };
+		if (policy == SCHED_FIFO || policy == SCHED_RR)
+			sched_setscheduler(tid, SCHED_OTHER, &none);
+		sched_setaffinity(tid, cpus_size, (const cpu_set_t *)cpus);
+	}
+	if (d)
+		closedir(d);
+}
+
+int ptb_descendants_release(const void *cpus, size_t cpus_size)
+{
+	size_t n = 0, cap = 1024;
+	long (*all)[2] = malloc(cap * sizeof *all);   /* pid, parent */
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+	while (all && d && (e = readdir(d))) {
+		long pid = strtol(e->d_name, NULL, 10), ppid = pid > 0 ? parent_of(pid) : -1;
+		if (ppid <= 0)
+			continue;
+		if (n == cap) {
+			long (*more)[2] = realloc(all, 2 * cap * sizeof *all);
+			if (!more)
+				break;
+			all = more, cap *= 2;
+		}
+		all[n][0] = pid, all[n++][1] = ppid;
+	}
+	if (d)
+		closedir(d);
+	/* below this process: found generation by generation, each marked by
+	 * its parent's number turned negative once released */
+	int count = 0, more = 1;
+	long self = (long)getpid();
+	while (all && more) {
+		more = 0;
+		for (size_t i = 0; i < n; i++) {
+			int below = all[i][1] == self;
+			for (size_t k = 0; !below && k < n; k++)
+				below = all[k][1] < 0 && all[k][0] == all[i][1];
+			if (below && all[i][1] > 0) {
+				release(all[i][0], cpus, cpus_size);
+				all[i][1] = -all[i][1], count++, more = 1;
+			}
+		}
+	}
+	free(all);
+	return count;
+}
 #else
+int ptb_adopt_orphans(void)
+{
+	return -1;
+}
+
+int ptb_descendants_release(const void *cpus, size_t cpus_size)
+{
+	(void)cpus, (void)cpus_size;
+	return 0;
+}
+
 int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max)
 {
 	(void)pid, (void)out, (void)max;

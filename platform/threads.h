@@ -3,7 +3,8 @@
  * Another process's threads as the scheduler sees them, for `ptbench
  * record`'s watch over a program it runs under SCHED_FIFO on one PU
  * (harness/cli/record-hog.c): how long each has run and stood ready, and
- * a way to put one behind the others.
+ * a way to put one behind the others; and what the program leaves
+ * running once it ends, set free of the recording's PU and policy.
  */
 #ifndef PTB_THREADS_H
 #define PTB_THREADS_H
@@ -28,5 +29,15 @@ int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max);
  * threads of its priority, as if it had blocked and woken, its priority
  * kept: 0, or -1 (another policy, or not permitted). */
 int ptb_thread_to_tail(pid_t tid);
+
+/* Make this process the reaper of its orphaned descendants (a daemon a
+ * recorded program started), so that ptb_descendants_release finds them:
+ * 0, or -1 where the system cannot. */
+int ptb_adopt_orphans(void);
+
+/* Every process still running below this one: each of its threads taken
+ * off a real-time policy (to SCHED_OTHER) and allowed the CPUs in cpus (a
+ * cpu_set_t of cpus_size bytes).  How many processes. */
+int ptb_descendants_release(const void *cpus, size_t cpus_size);
 
 #endif

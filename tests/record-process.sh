@@ -129,4 +129,14 @@ got=$(how "$PTBENCH" record -o sig.trace -- sh -c 'kill -TERM $$')
 want=$(how sh -c 'kill -TERM $$')
 check "a program a signal ended: ptbench ends by it too ($got; unrecorded: $want)" test "$got" = "$want"
 check "... and no sig.trace.lock left" test ! -e sig.trace.lock
+# what the program leaves running (a daemon it started, gpg-agent under
+# gpg) runs on off the recording's PU and real-time policy: it kept both
+# for good
+bgpid=$("$PTBENCH" record -o bg.trace -- sh -c 'sleep 30 > /dev/null 2>&1 & echo $!' 2> /dev/null)
+policy=$(chrt -p "$bgpid" 2> /dev/null | sed -n 's/.*policy: //p')
+mask=$(taskset -p "$bgpid" 2> /dev/null | sed 's/.*: //')
+want=$(taskset -p $$ | sed 's/.*: //')
+kill "$bgpid" 2> /dev/null
+check "a process the program left running: $policy, CPUs $mask as unrecorded ($want)" \
+	test "$policy" = SCHED_OTHER -a "$mask" = "$want"
 done_testing

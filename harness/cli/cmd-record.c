@@ -30,6 +30,7 @@
 #include "cli/record-wake.h"
 #include "platform/cgroup.h"
 #include "platform/process.h"
+#include "platform/threads.h"
 #include "platform/topology.h"
 #include "record/target.h"
 #include "trace/format.h"
@@ -402,6 +403,25 @@ static int finish(const char *tmp, const char *out, int st, const struct rusage 
 	return WIFSIGNALED(st) ? end_as(WTERMSIG(st)) : status_of(st);
 }
 
+/* Until the program has ended, not yet reaped (the watch then stops while
+ * its number is still its own).  The orphans it leaves are ptbench's
+ * (ptb_adopt_orphans): each is reaped as it ends, or they would pile up. */
+static void wait_for_end(pid_t pid)
+{
+	siginfo_t end;
+	for (;;) {
+		end.si_pid = 0;
+		if (waitid(P_ALL, 0, &end, WEXITED | WNOWAIT) < 0) {
+			if (errno == EINTR)
+				continue;
+			return;                    /* (no child: wait4 below says so) */
+		}
+		if (end.si_pid == pid)
+			return;
+		waitpid(end.si_pid, NULL, 0);      /* an orphan of the program's */
+	}
+}
+
 int ptb_cmd_record(int argc, char **argv)
 {
 	struct record_args a = { "ptbench.trace", -1, 1 };
@@ -430,6 +450,7 @@ int ptb_cmd_record(int argc, char **argv)
 	if ((rc = place(&a)))
 		return rc;
 	fflush(NULL);
+	ptb_adopt_orphans();                       /* to free what outlives the program */
 	sigset_t mask;
 	hold_kills(&mask);
 	pid_t pid = fork();
@@ -450,14 +471,14 @@ int ptb_cmd_record(int argc, char **argv)
 	watch_from_aside(pid);
 	int st;
 	struct rusage ru;
-	siginfo_t end;                             /* ended, not yet reaped: the watch */
-	while (waitid(P_PID, (id_t)pid, &end, WEXITED | WNOWAIT) < 0 && errno == EINTR)
-		;                                  /* stops while the number is still its */
+	wait_for_end(pid);
 	unsigned moved = ptb_record_hog_stop();
 	while (wait4(pid, &st, 0, &ru) < 0)
 		if (errno != EINTR)
 			return ptb_bad_input("record", "lost the program: %s", strerror(errno));
 	program_pid = 0;                           /* reaped: its number may be another's */
+	/* what it left running (a daemon it started) runs on as if unrecorded */
+	ptb_descendants_release(&seen, sizeof seen);
 	rc = finish(tmp, a.out, st, &ru, moved);
 	return late_signal ? end_as(late_signal) : rc;
 }
