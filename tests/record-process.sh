@@ -129,6 +129,15 @@ got=$(how "$PTBENCH" record -o sig.trace -- sh -c 'kill -TERM $$')
 want=$(how sh -c 'kill -TERM $$')
 check "a program a signal ended: ptbench ends by it too ($got; unrecorded: $want)" test "$got" = "$want"
 check "... and no sig.trace.lock left" test ! -e sig.trace.lock
+# a wait for a child process (here the shell's for sleep 0.3) is a delay
+# kept on any count of CPUs: untraced, it counted for nothing (perl's
+# system of a 0.5 s sleep was predicted 3 ms)
+"$PTBENCH" record -o child.trace -- sh -c 'sleep 0.3; true' > /dev/null 2>&1
+"$PTBENCH" predict child.trace --cpus 1,2 --format json > child.json 2> /dev/null
+p1=$("$JGET" child.json predictions.0.wall_s) p2=$("$JGET" child.json predictions.1.wall_s)
+check "a shell waiting 0.3 s for its child: predicted $p1 s on 1 CPU, $p2 s on 2 (at least 0.3)" \
+	awk -v a="$p1" -v b="$p2" 'BEGIN { exit !(a >= 0.295 && b >= 0.295 && a < 2 && b < 2) }'
+
 # what the program leaves running (a daemon it started, gpg-agent under
 # gpg) runs on off the recording's PU and real-time policy: it kept both
 # for good
