@@ -67,6 +67,15 @@ check "two children's work, not in the trace: status 0 (got $rc), a warning ($(g
 "$PTBENCH" record -o threads.trace -- "$PHASES" 2 2 20000000 0 > /dev/null 2> threads.err
 check "  the same work in threads: no warning ($(head -c 120 threads.err))" \
 	sh -c "! grep -q 'not in the trace' threads.err"
+# ... and the trace says so: predict --check refuses it (it passed a
+# rustup proxy, its threads' 4 ms recorded and rustc's 1.8 s not)
+"$PTBENCH" predict procs.trace --check > /dev/null 2> procs.check
+rc=$?
+check "  predict --check refuses it: exit 2 (got $rc), one line ($(head -c 100 procs.check))" \
+	sh -c "[ $rc -eq 2 ] && [ \$(wc -l < procs.check) -eq 1 ] && grep -q 'outside the trace' procs.check"
+"$PTBENCH" predict threads.trace --cpus 1 --format json > threads.json
+check "  and the threads' trace is not marked (untraced_cpu $(field threads.json recorded.untraced_cpu))" \
+	test "$(field threads.json recorded.untraced_cpu)" = false
 
 # --- an exec from an image that never started a thread: followed ---------
 "$PTBENCH" record -o direct.trace -- "$PHASES" 3 4 1000000 500000 > /dev/null 2>&1

@@ -103,12 +103,18 @@ struct ptb_tev {               /* 32 bytes: the thread is the chunk's */
 };
 
 /* How the process was scheduled while it was recorded: the policy in the
- * low byte, and PTB_SCHED_PUT_BEHIND set by `ptbench record` once the
- * trace is written when it put a thread that ran 2 s on end behind the
- * others (harness/cli/record-hog.c): perhaps a spinner, whose spin the
- * trace holds as work.  A reader from before the flag sees a policy that
- * is not SCHED_FIFO, and so trusts the trace less, not more. */
-enum ptb_trace_sched { PTB_SCHED_OTHER = 0, PTB_SCHED_FIFO = 1, PTB_SCHED_PUT_BEHIND = 0x100 };
+ * low byte, and flags that `ptbench record` sets once the trace is
+ * written: PTB_SCHED_PUT_BEHIND when it put a thread that ran 2 s on end
+ * behind the others (harness/cli/record-hog.c): perhaps a spinner, whose
+ * spin the trace holds as work; PTB_SCHED_UNTRACED_CPU when over a tenth
+ * of the CPU time the program used is not in the trace (other processes,
+ * an image exec'd once it had threads).  A reader from before the flags
+ * sees a policy that is not SCHED_FIFO, and so trusts the trace less, not
+ * more. */
+enum ptb_trace_sched {
+	PTB_SCHED_OTHER = 0, PTB_SCHED_FIFO = 1,
+	PTB_SCHED_PUT_BEHIND = 0x100, PTB_SCHED_UNTRACED_CPU = 0x200
+};
 static inline uint32_t ptb_trace_policy(uint32_t sched) { return sched & 0xff; }
 
 struct ptb_trace_header {

@@ -251,6 +251,12 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 		return ptb_bad_input("predict", "--check needs a trace recorded under SCHED_FIFO "
 				     "(under the normal policy, preemption looks like untraced waits)");
 	}
+	if (a->check && (t->h.sched & PTB_SCHED_UNTRACED_CPU)) {
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "--check: over a tenth of the program's CPU time was "
+				     "outside the trace (processes it started, or a program it exec'd "
+				     "once it had threads): no prediction");
+	}
 	if (a->check && (t->h.sched & PTB_SCHED_PUT_BEHIND)) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check: record put a thread that ran 2 s on end "

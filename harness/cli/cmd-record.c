@@ -353,7 +353,7 @@ static double seconds_of(struct timeval tv) { return (double)tv.tv_sec + tv.tv_u
  * the replay takes a wait for them as a fixed delay, on any count of CPUs
  * (openssl speed -multi 2 was predicted no faster on 2 CPUs) -- so a share
  * over a tenth is said. */
-static void warn_untraced_cpu(const struct ptb_trace *t, const struct rusage *ru)
+static int warn_untraced_cpu(const struct ptb_trace *t, const struct rusage *ru)
 {
 	double traced = 0;                 /* each thread's last CPU-clock reading: the */
 	for (uint32_t i = 0; i < t->nthreads; i++) {      /* recorder's own cost in it too */
@@ -364,11 +364,13 @@ static void warn_untraced_cpu(const struct ptb_trace *t, const struct rusage *ru
 		traced += (double)last * 1e-9;
 	}
 	double whole = seconds_of(ru->ru_utime) + seconds_of(ru->ru_stime);
-	if (whole - traced > 0.05 && whole - traced > 0.1 * whole)
-		fprintf(stderr, "ptbench record: warning: %.2f s of the %.2f s of CPU time the program "
+	if (!(whole - traced > 0.05 && whole - traced > 0.1 * whole))
+		return 0;
+	fprintf(stderr, "ptbench record: warning: %.2f s of the %.2f s of CPU time the program "
 			"used (%.0f %%) is not in the trace: processes it started, or a program it "
 			"exec'd once it had threads; predict takes waits for them for fixed delays\n",
 			whole - traced, whole, 100 * (whole - traced) / whole);
+	return 1;
 }
 
 static int finish(const char *tmp, const char *out, int st, const struct rusage *ru, unsigned moved)
@@ -388,9 +390,10 @@ static int finish(const char *tmp, const char *out, int st, const struct rusage 
 				     "linked dynamically against the C library, or was it killed by "
 				     "SIGKILL?", err, how);
 	}
-	warn_untraced_cpu(&t, ru);
+	uint32_t marks = (moved ? PTB_SCHED_PUT_BEHIND : 0) |
+			 (warn_untraced_cpu(&t, ru) ? PTB_SCHED_UNTRACED_CPU : 0);
 	ptb_trace_free(&t);
-	if (moved && ptb_trace_mark_sched(tmp, PTB_SCHED_PUT_BEHIND) != 0) {   /* for predict */
+	if (marks && ptb_trace_mark_sched(tmp, marks) != 0) {   /* for predict */
 		int e = errno;
 		unlink(tmp);
 		return ptb_bad_input("record", "cannot mark the trace %s: %s", tmp, strerror(e));

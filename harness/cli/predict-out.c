@@ -99,12 +99,13 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus),
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
 			"shared_share", r[i].shared_ns / r[i].wall_ns));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:b, s:f}, s:o, s:{s:f, s:s}, "
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:b, s:b, s:f}, s:o, s:{s:f, s:s}, "
 				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)ptb_trace_threads(t),
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
 		"put_behind", (t->h.sched & PTB_SCHED_PUT_BEHIND) != 0,
+		"untraced_cpu", (t->h.sched & PTB_SCHED_UNTRACED_CPU) != 0,
 		"untraced_share", untraced,
 		"machine", machine_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
 		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
@@ -246,6 +247,10 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		ptb_fputs_printable(stdout, site);        /* no control bytes from a file name */
 		putchar('\n');
 	}
+	if (t->h.sched & PTB_SCHED_UNTRACED_CPU)
+		printf("\nnote: record found over a tenth of the program's CPU time outside the "
+		       "trace (processes it started, or a program\n      it exec'd once it had "
+		       "threads): their work is not replayed (--check refuses such a trace)\n");
 	if (t->h.sched & PTB_SCHED_PUT_BEHIND)
 		printf("\nnote: record put a thread that ran 2 s on end behind another that stood "
 		       "ready: if it waited for it by spinning,\n      its spin is in its work here "
