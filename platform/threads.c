@@ -15,7 +15,12 @@
 #include <string.h>
 #include <unistd.h>
 #ifdef __linux__
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
 #endif
 
 #ifdef __linux__
@@ -80,6 +85,53 @@ int ptb_thread_to_tail(pid_t tid)
 		return -1;
 	return sched_setscheduler(tid, SCHED_FIFO, &own) != 0 ? -1 : 0;
 }
+#define SPIN_SPAN 512               /* bytes of code a spin's samples fall in */
+#define SAMPLE_NS 200000            /* one sample per 200 us of its CPU time */
+#define RING_PAGES 8                /* 32 KiB: 2000 samples of 16 bytes */
+
+/* The span of the sampled instruction addresses in a perf ring; -1 when
+ * it holds too few samples to say. */
+static long long ip_span(const struct perf_event_mmap_page *head, const char *data, size_t size)
+{
+	uint64_t end = head->data_head, lo = UINT64_MAX, hi = 0;
+	__sync_synchronize();                  /* the records, after data_head */
+	size_t n = 0;
+	for (uint64_t off = 0; off + sizeof(struct perf_event_header) <= end && off < size;) {
+		const struct perf_event_header *h = (const void *)(data + off);
+		if (h->size == 0 || off + h->size > size)
+			break;
+		if (h->type == PERF_RECORD_SAMPLE) {
+			uint64_t ip;
+			memcpy(&ip, h + 1, sizeof ip);
+			lo = ip < lo ? ip : lo, hi = ip > hi ? ip : hi, n++;
+		}
+		off += h->size;
+	}
+	return n < 20 ? -1 : (long long)(hi - lo);
+}
+
+int ptb_thread_spins(pid_t tid, int ms)
+{
+	struct perf_event_attr a = { .size = sizeof a, .type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK, .sample_period = SAMPLE_NS,
+		.sample_type = PERF_SAMPLE_IP, .exclude_kernel = 1, .exclude_hv = 1 };
+	int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return errno == ESRCH ? 0 : -1;   /* (ending: nothing to put behind) */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = page * (1 + RING_PAGES);
+	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	long long span = -1;
+	if (m != MAP_FAILED) {
+		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
+		while (nanosleep(&ts, &ts) && errno == EINTR)
+			;
+		span = ip_span(m, (const char *)m + page, page * RING_PAGES);
+		munmap(m, len);
+	}
+	close(fd);
+	return span < 0 ? -1 : span < SPIN_SPAN;
+}
+
 int ptb_adopt_orphans(void)
 {
 	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
@@ -162,6 +214,12 @@ int ptb_descendants_release(const void *cpus, size_t cpus_size)
 	return count;
 }
 #else
+int ptb_thread_spins(pid_t tid, int ms)
+{
+	(void)tid, (void)ms;
+	return -1;
+}
+
 int ptb_adopt_orphans(void)
 {
 	return -1;

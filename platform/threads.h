@@ -30,6 +30,12 @@ int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max);
  * kept: 0, or -1 (another policy, or not permitted). */
 int ptb_thread_to_tail(pid_t tid);
 
+/* Whether thread tid spins: where its user code runs, sampled for ms
+ * milliseconds of its CPU time, all within a few hundred bytes (a wait on
+ * a flag) -- 1 it spins, 0 it works (or is ending), -1 the system would
+ * not say (no perf events, or not permitted). */
+int ptb_thread_spins(pid_t tid, int ms);
+
 /* Make this process the reaper of its orphaned descendants (a daemon a
  * recorded program started), so that ptb_descendants_release finds them:
  * 0, or -1 where the system cannot. */

@@ -50,6 +50,8 @@
  *                             waits call): serial, speed-up 1 on any N
  *   trace-odd pairs N         N lock and unlock pairs of one mutex, no
  *                             other thread: almost all of it the probes'
+ *   trace-odd burst           the main thread starts a thread that would
+ *                             work 1 ms, works 3 s itself, and joins it
  *   trace-odd spin            the main thread waits by spinning on a flag,
  *                             without a call, for a thread that works
  *                             20 ms and sets it; prints "spun"
@@ -416,6 +418,22 @@ static void *work_then_flag(void *arg)
 	return arg;
 }
 
+static void *work_1ms(void *arg)
+{
+	work_for_ns(1e6);
+	return arg;
+}
+
+static int burst(void)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, work_1ms, NULL))
+		return 1;
+	work_for_ns(3e9);        /* the thread it started stands ready meanwhile */
+	pthread_join(t, NULL);
+	return 0;
+}
+
 static int spin(void)
 {
 	pthread_t t;
@@ -463,11 +481,13 @@ int main(int argc, char **argv)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
 	if (!strcmp(m, "spin"))
 		return spin();
+	if (!strcmp(m, "burst"))
+		return burst();
 	if (!strcmp(m, "pairs") && argc == 3)
 		return pairs(atol(argv[2]));
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | execwork | fexecve |"
 		" signal alarm|usr1|rt |"
 		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
-		" fork N | priorities | clockwait N WORK | spin | pairs N\n");
+		" fork N | priorities | clockwait N WORK | spin | burst | pairs N\n");
 	return 2;
 }

@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -456,6 +457,12 @@ int ptb_cmd_record(int argc, char **argv)
 	ptb_adopt_orphans();                       /* to free what outlives the program */
 	sigset_t mask;
 	hold_kills(&mask);
+	/* The child waits until ptbench has left its PU: a program under
+	 * SCHED_FIFO there kept ptbench from running for most of a second,
+	 * its watch and the signals it passes on too. */
+	int aside[2] = { -1, -1 };
+	if (pipe2(aside, O_CLOEXEC))
+		aside[0] = aside[1] = -1;
 	pid_t pid = fork();
 	if (pid < 0)
 		return ptb_bad_input("record", "cannot start a process: %s", strerror(errno));
@@ -465,13 +472,19 @@ int ptb_cmd_record(int argc, char **argv)
 			setpgid(0, 0);
 			ptb_die_with_parent();
 		}
+		char c;
+		close(aside[1]);
+		while (aside[0] >= 0 && read(aside[0], &c, 1) < 0 && errno == EINTR)
+			;                          /* until the end of the pipe */
 		sigprocmask(SIG_SETMASK, &mask, NULL);
 		run_child(argv + first, lib, tmp);
 	}
 	if (own_group)
 		setpgid(pid, pid);                 /* whichever runs first */
 	forward_to(pid, &mask);                    /* a kill of ptbench reaches the program */
+	close(aside[0]);
 	watch_from_aside(pid);
+	close(aside[1]);                           /* the program may start */
 	int st;
 	struct rusage ru;
 	wait_for_end(pid);
