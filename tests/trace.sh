@@ -291,6 +291,9 @@ refused() {
 refused "record without a program" record -o "$tmp/x.trace" --
 refused "record of a missing program" record -o "$tmp/x.trace" -- "$tmp/no-such-program"
 refused "record into a missing folder" record -o "$tmp/no/x.trace" -- true
+: > "$tmp/not-executable"
+refused "record of a file that is not executable" record -o "$tmp/x.trace" -- "$tmp/not-executable"
+check "  ... said so, not 'no such program' ($(cat "$tmp/r.err"))" grep -q 'not executable' "$tmp/r.err"
 refused "record --sched rr" record --sched rr -- true
 refused "predict of a truncated trace" predict "$tmp/truncated.trace"
 refused "predict of a damaged trace" predict "$tmp/damaged.trace"

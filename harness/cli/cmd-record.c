@@ -435,8 +435,9 @@ int ptb_cmd_record(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (first >= argc)
 		return ptb_bad_input("record", "no program to record (ptbench record -- PROGRAM [ARGS...])");
-	if (!findable(argv[first]))
-		return ptb_bad_input("record", "%s: no such program", argv[first]);
+	if (!findable(argv[first]))                /* a path to a file that will not run: why */
+		return ptb_bad_input("record", "%s: %s", argv[first], strchr(argv[first], '/') &&
+				     access(argv[first], F_OK) == 0 ? "not executable" : "no such program");
 	char lib[4096], tmp[8400];
 	if (find_library(lib, sizeof lib) || strchr(lib, ':') || strchr(lib, ' '))
 		return ptb_bad_input("record", "the interposer %s is missing or unusable "
@@ -457,9 +458,8 @@ int ptb_cmd_record(int argc, char **argv)
 	ptb_adopt_orphans();                       /* to free what outlives the program */
 	sigset_t mask;
 	hold_kills(&mask);
-	/* The child waits until ptbench has left its PU: a program under
-	 * SCHED_FIFO there kept ptbench from running for most of a second,
-	 * its watch and the signals it passes on too. */
+	/* The child waits until ptbench has left its PU: a program under SCHED_FIFO
+	 * there kept ptbench, its watch and its signals from running for a second */
 	int aside[2] = { -1, -1 };
 	if (pipe2(aside, O_CLOEXEC))
 		aside[0] = aside[1] = -1;
