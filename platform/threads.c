@@ -9,6 +9,7 @@
 #include "platform/threads.h"
 
 #include <dirent.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -85,7 +86,8 @@ int ptb_thread_to_tail(pid_t tid)
 		return -1;
 	return sched_setscheduler(tid, SCHED_FIFO, &own) != 0 ? -1 : 0;
 }
-#define SPIN_SPAN 512               /* bytes of code a spin's samples fall in */
+#define SPIN_SPAN 512               /* bytes of code a spin's samples fall in, */
+#define SPIN_IPS 12                 /* at so many addresses at most */
 #define SAMPLE_NS 200000            /* one sample per 200 us of its CPU time */
 #define RING_PAGES 8                /* 32 KiB: 2000 samples of 16 bytes */
 
@@ -93,9 +95,9 @@ int ptb_thread_to_tail(pid_t tid)
  * it holds too few samples to say. */
 static long long ip_span(const struct perf_event_mmap_page *head, const char *data, size_t size)
 {
-	uint64_t end = head->data_head, lo = UINT64_MAX, hi = 0;
+	uint64_t end = head->data_head, lo = UINT64_MAX, hi = 0, seen[SPIN_IPS];
 	__sync_synchronize();                  /* the records, after data_head */
-	size_t n = 0;
+	size_t n = 0, distinct = 0;
 	for (uint64_t off = 0; off + sizeof(struct perf_event_header) <= end && off < size;) {
 		const struct perf_event_header *h = (const void *)(data + off);
 		if (h->size == 0 || off + h->size > size)
@@ -104,10 +106,19 @@ static long long ip_span(const struct perf_event_mmap_page *head, const char *da
 			uint64_t ip;
 			memcpy(&ip, h + 1, sizeof ip);
 			lo = ip < lo ? ip : lo, hi = ip > hi ? ip : hi, n++;
+			size_t k = 0;
+			while (k < distinct && k < SPIN_IPS && seen[k] != ip)
+				k++;
+			if (k == distinct && distinct < SPIN_IPS)
+				seen[distinct] = ip;
+			if (k == distinct)
+				distinct++;
 		}
 		off += h->size;
 	}
-	return n < 20 ? -1 : (long long)(hi - lo);
+	/* a loop of work may be short too (a hash of 4 s in under 512 bytes):
+	 * a spin also has few instructions to be found at */
+	return n < 20 ? -1 : distinct > SPIN_IPS ? LLONG_MAX : (long long)(hi - lo);
 }
 
 int ptb_thread_spins(pid_t tid, int ms)

@@ -130,6 +130,13 @@ SIGNALS=${PHASES%/*}/trace-signals
 # and the program died of the signal before it handled it)
 got=$(timeout 1.5 "$PTBENCH" record -o count.trace -- "$SIGNALS" count 2> /dev/null)
 check "timeout's SIGTERM: the program got it once (got: $got)" test "$got" = "1 TERM"
+# ... but three sent 50 ms apart are three (taken as one by a 200 ms rule)
+"$PTBENCH" record -o three.trace -- "$SIGNALS" count > three.out 2> /dev/null &
+rp=$!
+sleep 1
+for i in 1 2 3; do kill -TERM $rp; sleep 0.05; done
+wait $rp
+check "three SIGTERMs 50 ms apart: the program got three (got: $(cat three.out))" test "$(cat three.out)" = "3 TERM"
 got=$(perl -e '$SIG{USR1} = "DEFAULT"; exec @ARGV' -- "$PTBENCH" record -o parent.trace -- \
 	"$SIGNALS" parent 2> /dev/null)
 check "a signal the program sends its parent, ptbench: not sent back (got: $got)" test "$got" = "0 USR1"

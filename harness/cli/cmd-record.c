@@ -253,15 +253,14 @@ static void run_child(char **argv, const char *lib, const char *tmp)
  *    own, so that a signal to ptbench's group is passed on once rather
  *    than delivered twice, and it dies with ptbench (PR_SET_PDEATHSIG);
  *  - one the program sent ptbench, its parent, is not sent back to it;
- *  - a sender that sends it twice at once, to ptbench and to ptbench's
- *    group (timeout does), is passed on once: the same signal from the
- *    same process within ONCE_NS of the last passed on;
+ *  - one sent twice at once, to ptbench and its group (timeout does), is
+ *    passed on once: the same signal from the same sender within ONCE_NS;
  *  - one ptbench ignored when it started (nohup) stays ignored;
  *  - one that comes once the program has ended ends ptbench by it after
  *    the trace is kept. */
 static const int passed_on[] = { SIGTERM, SIGHUP, SIGINT, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM };
 static volatile sig_atomic_t program_pid, late_signal;
-#define ONCE_NS 200000000ll
+#define ONCE_NS 5000000ll          /* 5 ms: 200 ms lost a shell's kills 50 ms apart */
 /* The last signal passed on: its number, its sender, when (the handlers
  * do not nest: each blocks the others, sa_mask below) */
 static struct { int sig; pid_t from; long long at_ns; } last;
@@ -365,7 +364,9 @@ static int warn_untraced_cpu(const struct ptb_trace *t, const struct rusage *ru)
 		traced += (double)last * 1e-9;
 	}
 	double whole = seconds_of(ru->ru_utime) + seconds_of(ru->ru_stime);
-	if (!(whole - traced > 0.05 && whole - traced > 0.1 * whole))
+	/* up to 1 ms a thread's end (20,000 threads created were 39 % "not in it") */
+	double allowed = 0.001 * t->nthreads;
+	if (!(whole - traced - allowed > 0.05 && whole - traced - allowed > 0.1 * whole))
 		return 0;
 	fprintf(stderr, "ptbench record: warning: %.2f s of the %.2f s of CPU time the program "
 			"used (%.0f %%) is not in the trace: processes it started, or a program it "
@@ -458,8 +459,7 @@ int ptb_cmd_record(int argc, char **argv)
 	ptb_adopt_orphans();                       /* to free what outlives the program */
 	sigset_t mask;
 	hold_kills(&mask);
-	/* The child waits until ptbench has left its PU: a program under SCHED_FIFO
-	 * there kept ptbench, its watch and its signals from running for a second */
+	/* the child waits until ptbench has left its PU (which it kept for a second) */
 	int aside[2] = { -1, -1 };
 	if (pipe2(aside, O_CLOEXEC))
 		aside[0] = aside[1] = -1;
