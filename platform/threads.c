@@ -37,22 +37,30 @@ static int read_schedstat(pid_t pid, long tid, unsigned long long *run, unsigned
 	return got == 2 ? 0 : -1;
 }
 
-/* The state letter of /proc/PID/task/TID/stat, after the name in
- * parentheses (which may hold any byte, a parenthesis too). */
+/* The fields of a stat file (/proc/PID/stat, /proc/PID/task/TID/stat)
+ * after the name in parentheses, which may hold any byte, a parenthesis
+ * too: from the state letter on, in line; NULL. */
+static const char *stat_fields(const char *path, char *line, size_t len)
+{
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return NULL;                  /* it ended meanwhile */
+	size_t n = fread(line, 1, len - 1, f);
+	fclose(f);
+	line[n] = 0;
+	char *close = strrchr(line, ')');
+	return close && close[1] == ' ' && close[2] ? close + 2 : NULL;
+}
+
+/* The state letter of thread tid of process pid. */
 static int read_state(pid_t pid, long tid, char *state)
 {
 	char path[64], line[512];
 	snprintf(path, sizeof path, "/proc/%ld/task/%ld/stat", (long)pid, tid);
-	FILE *f = fopen(path, "r");
+	const char *f = stat_fields(path, line, sizeof line);
 	if (!f)
 		return -1;
-	size_t n = fread(line, 1, sizeof line - 1, f);
-	fclose(f);
-	line[n] = 0;
-	char *close = strrchr(line, ')');
-	if (!close || close[1] != ' ' || !close[2])
-		return -1;
-	*state = close[2];
+	*state = f[0];
 	return 0;
 }
 
@@ -153,15 +161,9 @@ static long parent_of(long pid)
 {
 	char path[64], line[512];
 	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	size_t n = fread(line, 1, sizeof line - 1, f);
-	fclose(f);
-	line[n] = 0;
-	char *close = strrchr(line, ')');
+	const char *f = stat_fields(path, line, sizeof line);
 	long ppid = -1;
-	return close && sscanf(close + 1, " %*c %ld", &ppid) == 1 ? ppid : -1;
+	return f && sscanf(f, "%*c %ld", &ppid) == 1 ? ppid : -1;
 }
 
 /* Its threads off a real-time policy, on cpus. */
