@@ -9,7 +9,6 @@
 #include "platform/threads.h"
 
 #include <dirent.h>
-#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,25 +63,101 @@ static int read_state(pid_t pid, long tid, char *state)
 	return 0;
 }
 
-int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max)
+/* The parent of process pid, from its stat; -1. */
+static long parent_of(long pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+	const char *f = stat_fields(path, line, sizeof line);
+	long ppid = -1;
+	return f && sscanf(f, "%*c %ld", &ppid) == 1 ? ppid : -1;
+}
+
+/* Process pid's threads, after the n already in out, up to max: the new n. */
+static size_t sample_process(long pid, struct ptb_thread_time *out, size_t n, size_t max)
 {
 	char path[64];
-	snprintf(path, sizeof path, "/proc/%ld/task", (long)pid);
+	snprintf(path, sizeof path, "/proc/%ld/task", pid);
 	DIR *d = opendir(path);
-	if (!d)
-		return -1;
-	size_t n = 0;
 	struct dirent *e;
-	while (n < max && (e = readdir(d))) {
+	while (d && n < max && (e = readdir(d))) {
 		long tid = strtol(e->d_name, NULL, 10);
 		if (tid <= 0)
 			continue;
 		unsigned long long run, ready;
 		char state;
 		if (read_schedstat(pid, tid, &run, &ready) == 0 && read_state(pid, tid, &state) == 0)
-			out[n++] = (struct ptb_thread_time){ (pid_t)tid, run, ready, state == 'R' };
+			out[n++] = (struct ptb_thread_time){ (pid_t)tid, (pid_t)pid, run, ready,
+							     state == 'R' };
 	}
-	closedir(d);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+static int by_parent(const void *a, const void *b)
+{
+	const long *x = a, *y = b;
+	return (x[1] > y[1]) - (x[1] < y[1]);
+}
+
+/* The processes below this one, children first: their count, their
+ * numbers in *below (to be freed); -1 where /proc cannot be read. */
+static long processes_below(long **below)
+{
+	size_t n = 0, cap = 1024;
+	long (*all)[2] = malloc(cap * sizeof *all);   /* pid, parent */
+	DIR *d = opendir("/proc");
+	int listed = d != NULL;
+	struct dirent *e;
+	while (all && d && (e = readdir(d))) {
+		long pid = strtol(e->d_name, NULL, 10), ppid = pid > 0 ? parent_of(pid) : -1;
+		if (ppid <= 0)
+			continue;
+		if (n == cap) {
+			long (*more)[2] = realloc(all, 2 * cap * sizeof *all);
+			if (!more)
+				break;
+			all = more, cap *= 2;
+		}
+		all[n][0] = pid, all[n++][1] = ppid;
+	}
+	if (d)
+		closedir(d);
+	long *out = all && listed ? malloc((n + 1) * sizeof *out) : NULL;
+	if (!out) {
+		free(all);
+		return -1;
+	}
+	/* breadth first from this process, each one's children found by a
+	 * search among the pairs sorted by parent */
+	qsort(all, n, sizeof *all, by_parent);
+	size_t found = 0;
+	out[0] = (long)getpid();
+	for (size_t next = 0; next <= found && found < n; next++) {
+		long key[2] = { 0, out[next] };
+		long (*hit)[2] = bsearch(key, all, n, sizeof *all, by_parent);
+		while (hit && hit > all && hit[-1][1] == out[next])
+			hit--;
+		for (; hit && hit < all + n && (*hit)[1] == out[next] && found < n; hit++)
+			out[++found] = (*hit)[0];
+	}
+	free(all);
+	memmove(out, out + 1, found * sizeof *out);
+	*below = out;
+	return (long)found;
+}
+
+int ptb_threads_sample_below(struct ptb_thread_time *out, size_t max)
+{
+	long *pids;
+	long count = processes_below(&pids);
+	if (count < 0)
+		return -1;
+	size_t n = 0;
+	for (long i = 0; i < count && n < max; i++)
+		n = sample_process(pids[i], out, n, max);
+	free(pids);
 	return (int)n;
 }
 
@@ -99,9 +174,13 @@ int ptb_thread_to_tail(pid_t tid)
 #define SAMPLE_NS 200000            /* one sample per 200 us of its CPU time */
 #define RING_PAGES 8                /* 32 KiB: 2000 samples of 16 bytes */
 
-/* The span of the sampled instruction addresses in a perf ring; -1 when
- * it holds too few samples to say. */
-static long long ip_span(const struct perf_event_mmap_page *head, const char *data, size_t size)
+/* Whether the samples in a perf ring are a spin's: 1, 0, or -1 when it
+ * holds too few samples to say.  A loop of work may be short too (a hash
+ * of 4 s in under 512 bytes): a spin also has few instructions to be
+ * found at.  (A loop that polls through a system call is sampled in the
+ * program and in the C library too, as is a loop of work that reads a
+ * clock: the two cannot be told apart here.) */
+static int ip_spin(const struct perf_event_mmap_page *head, const char *data, size_t size)
 {
 	uint64_t end = head->data_head, lo = UINT64_MAX, hi = 0, seen[SPIN_IPS];
 	__sync_synchronize();                  /* the records, after data_head */
@@ -124,9 +203,7 @@ static long long ip_span(const struct perf_event_mmap_page *head, const char *da
 		}
 		off += h->size;
 	}
-	/* a loop of work may be short too (a hash of 4 s in under 512 bytes):
-	 * a spin also has few instructions to be found at */
-	return n < 20 ? -1 : distinct > SPIN_IPS ? LLONG_MAX : (long long)(hi - lo);
+	return n < 20 ? -1 : distinct <= SPIN_IPS && hi - lo < SPIN_SPAN;
 }
 
 int ptb_thread_spins(pid_t tid, int ms)
@@ -139,31 +216,21 @@ int ptb_thread_spins(pid_t tid, int ms)
 		return errno == ESRCH ? 0 : -1;   /* (ending: nothing to put behind) */
 	size_t page = (size_t)sysconf(_SC_PAGESIZE), len = page * (1 + RING_PAGES);
 	void *m = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	long long span = -1;
+	int spins = -1;
 	if (m != MAP_FAILED) {
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		span = ip_span(m, (const char *)m + page, page * RING_PAGES);
+		spins = ip_spin(m, (const char *)m + page, page * RING_PAGES);
 		munmap(m, len);
 	}
 	close(fd);
-	return span < 0 ? -1 : span < SPIN_SPAN;
+	return spins;
 }
 
 int ptb_adopt_orphans(void)
 {
 	return prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0 ? 0 : -1;
-}
-
-/* The parent of process pid, from its stat; -1. */
-static long parent_of(long pid)
-{
-	char path[64], line[512];
-	snprintf(path, sizeof path, "/proc/%ld/stat", pid);
-	const char *f = stat_fields(path, line, sizeof line);
-	long ppid = -1;
-	return f && sscanf(f, "%*c %ld", &ppid) == 1 ? ppid : -1;
 }
 
 /* Its threads off a real-time policy, on cpus. */
@@ -189,42 +256,14 @@ static void release(long pid, const void *cpus, size_t cpus_size)
 
 int ptb_descendants_release(const void *cpus, size_t cpus_size)
 {
-	size_t n = 0, cap = 1024;
-	long (*all)[2] = malloc(cap * sizeof *all);   /* pid, parent */
-	DIR *d = opendir("/proc");
-	struct dirent *e;
-	while (all && d && (e = readdir(d))) {
-		long pid = strtol(e->d_name, NULL, 10), ppid = pid > 0 ? parent_of(pid) : -1;
-		if (ppid <= 0)
-			continue;
-		if (n == cap) {
-			long (*more)[2] = realloc(all, 2 * cap * sizeof *all);
-			if (!more)
-				break;
-			all = more, cap *= 2;
-		}
-		all[n][0] = pid, all[n++][1] = ppid;
-	}
-	if (d)
-		closedir(d);
-	/* below this process: found generation by generation, each marked by
-	 * its parent's number turned negative once released */
-	int count = 0, more = 1;
-	long self = (long)getpid();
-	while (all && more) {
-		more = 0;
-		for (size_t i = 0; i < n; i++) {
-			int below = all[i][1] == self;
-			for (size_t k = 0; !below && k < n; k++)
-				below = all[k][1] < 0 && all[k][0] == all[i][1];
-			if (below && all[i][1] > 0) {
-				release(all[i][0], cpus, cpus_size);
-				all[i][1] = -all[i][1], count++, more = 1;
-			}
-		}
-	}
-	free(all);
-	return count;
+	long *pids;
+	long count = processes_below(&pids);
+	if (count < 0)
+		return 0;
+	for (long i = 0; i < count; i++)
+		release(pids[i], cpus, cpus_size);
+	free(pids);
+	return (int)count;
 }
 #else
 int ptb_thread_spins(pid_t tid, int ms)
@@ -244,9 +283,9 @@ int ptb_descendants_release(const void *cpus, size_t cpus_size)
 	return 0;
 }
 
-int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max)
+int ptb_threads_sample_below(struct ptb_thread_time *out, size_t max)
 {
-	(void)pid, (void)out, (void)max;
+	(void)out, (void)max;
 	return -1;
 }
 

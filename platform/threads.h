@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Another process's threads as the scheduler sees them, for `ptbench
+ * Other processes' threads as the scheduler sees them, for `ptbench
  * record`'s watch over a program it runs under SCHED_FIFO on one PU
  * (harness/cli/record-hog.c): how long each has run and stood ready, and
  * a way to put one behind the others; and what the program leaves
@@ -15,15 +15,17 @@
 
 struct ptb_thread_time {
 	pid_t tid;
+	pid_t pid;           /* its process */
 	uint64_t run_ns;     /* on a CPU, since it started */
 	uint64_t ready_ns;   /* runnable but waiting for a CPU, since it started
 			      * (counted once it runs: 0 for one never run) */
 	int runnable;        /* running or ready to, now */
 };
 
-/* Up to max of process pid's threads, in no order: their count, or -1
- * where the system cannot say (then there is nothing to watch). */
-int ptb_threads_sample(pid_t pid, struct ptb_thread_time *out, size_t max);
+/* Up to max of the threads of every process below this one (the program
+ * and what it started, which share its PU), in no order: their count, or
+ * -1 where the system cannot say (then there is nothing to watch). */
+int ptb_threads_sample_below(struct ptb_thread_time *out, size_t max);
 
 /* Put thread tid, if it runs under SCHED_FIFO, behind the other ready
  * threads of its priority, as if it had blocked and woken, its priority

@@ -50,11 +50,6 @@
  *                             waits call): serial, speed-up 1 on any N
  *   trace-odd pairs N         N lock and unlock pairs of one mutex, no
  *                             other thread: almost all of it the probes'
- *   trace-odd burst           the main thread starts a thread that would
- *                             work 1 ms, works 3 s itself, and joins it
- *   trace-odd spin            the main thread waits by spinning on a flag,
- *                             without a call, for a thread that works
- *                             20 ms and sets it; prints "spun"
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -409,43 +404,6 @@ static int pairs(long n)
 	return 0;
 }
 
-static _Atomic int flag;
-
-static void *work_then_flag(void *arg)
-{
-	work_for_ns(20e6);
-	flag = 1;
-	return arg;
-}
-
-static void *work_1ms(void *arg)
-{
-	work_for_ns(1e6);
-	return arg;
-}
-
-static int burst(void)
-{
-	pthread_t t;
-	if (pthread_create(&t, NULL, work_1ms, NULL))
-		return 1;
-	work_for_ns(3e9);        /* the thread it started stands ready meanwhile */
-	pthread_join(t, NULL);
-	return 0;
-}
-
-static int spin(void)
-{
-	pthread_t t;
-	if (pthread_create(&t, NULL, work_then_flag, NULL))
-		return 1;
-	while (!flag)
-		;
-	pthread_join(t, NULL);
-	puts("spun");
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -479,15 +437,11 @@ int main(int argc, char **argv)
 		return forks(atoi(argv[2]));
 	if (!strcmp(m, "clockwait") && argc == 4)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
-	if (!strcmp(m, "spin"))
-		return spin();
-	if (!strcmp(m, "burst"))
-		return burst();
 	if (!strcmp(m, "pairs") && argc == 3)
 		return pairs(atol(argv[2]));
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | execwork | fexecve |"
 		" signal alarm|usr1|rt |"
 		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
-		" fork N | priorities | clockwait N WORK | spin | burst | pairs N\n");
+		" fork N | priorities | clockwait N WORK | pairs N\n");
 	return 2;
 }

@@ -10,8 +10,8 @@
 # thousands of threads one after another, waits with a time limit on a
 # named clock, children forked while other threads signal, buffers
 # written while their threads add to them, waits that time out
-# behind working threads, and a thread that waits by spinning.  Each must come out as it does
-# unrecorded -- output, files, exit status -- with a complete trace that
+# behind working threads, a million lock and unlock pairs.  Each must come
+# out as it does unrecorded -- output, files, exit status -- with a complete trace that
 # holds what the program did.
 . "$top_srcdir/tests/tap.sh"
 : "${TRACE_ODD:=./tests/trace-odd}"
@@ -216,41 +216,4 @@ odd pairs pairs 1000000
 same pairs
 check "  the probes' cost off: 1 CPU $(field pairs predictions.0.wall_s) s, under a third of the recorded $(field pairs recorded.wall_s) s" \
 	awk -v p="$(field pairs predictions.0.wall_s)" -v r="$(field pairs recorded.wall_s)" 'BEGIN { exit !(p < r / 3) }'
-
-# a thread that waits by spinning on a flag, for one that has not run: on
-# one PU under SCHED_FIFO it never let the other run, and the recording
-# went on until killed; the spinner is now put behind it after 2 s, and
-# record says so (under the normal policy the kernel's time slices do it)
-limit="timeout -k 5 60"
-odd spin spin
-limit=
-same spin
-if [ "$(field spin recorded.sched)" = fifo ]; then
-	check "  under SCHED_FIFO, one warning that a thread was put behind ($(grep -c 'put behind' "$tmp/spin.err"))" \
-		test "$(grep -c 'put behind the others' "$tmp/spin.err")" = 1
-	# the trace says so, its checksum kept whole: predict reads it, and
-	# --check refuses it in one line
-	check "  the trace marked: recorded.put_behind $(field spin recorded.put_behind)" \
-		test "$(field spin recorded.put_behind)" = true
-	"$PTBENCH" predict "$tmp/spin.trace" --check > /dev/null 2> "$tmp/spin.check"
-	rc=$?
-	check "  predict --check refuses it: exit 2 (got $rc), one line ($(head -c 100 "$tmp/spin.check"))" \
-		sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/spin.check') -eq 1 ] && grep -q spinning '$tmp/spin.check'"
-else
-	skip "recorded under the normal policy: no thread to put behind"
-	skip "recorded under the normal policy: no mark"
-	skip "recorded under the normal policy: nothing for --check to refuse"
-fi
-# a thread that works 3 s while one it started stands ready is not a
-# spin: sampled, it is left to run (put behind, its wait behind the
-# others came out as time off the CPU); where perf events are refused it
-# cannot be told, and is put behind
-odd burst burst
-same burst
-if grep -q 'were refused' "$tmp/burst.err"; then
-	skip "perf events refused: a spin cannot be told from work here"
-else
-	check "  a thread at work 3 s is not put behind ($(field burst recorded.put_behind); $(head -c 80 "$tmp/burst.err"))" \
-		test "$(field burst recorded.put_behind)" = false
-fi
 done_testing

@@ -185,7 +185,7 @@ static void seen_cpus(void)
  * normal policy, and on the other CPUs it had where there are any, from
  * where it watches for a thread that keeps the PU from the others
  * (cli/record-hog.c). */
-static void watch_from_aside(pid_t pid)
+static void watch_from_aside(void)
 {
 	int fifo = sched_getscheduler(0) == SCHED_FIFO;
 	struct sched_param sp = { 0 };
@@ -198,7 +198,7 @@ static void watch_from_aside(pid_t pid)
 			sched_setaffinity(0, sizeof rest, &rest);
 	}
 	if (fifo)
-		ptb_record_hog_start(pid);
+		ptb_record_hog_start();
 }
 
 static int place(const struct record_args *a)
@@ -483,7 +483,7 @@ int ptb_cmd_record(int argc, char **argv)
 		setpgid(pid, pid);                 /* whichever runs first */
 	forward_to(pid, &mask);                    /* a kill of ptbench reaches the program */
 	close(aside[0]);
-	watch_from_aside(pid);
+	watch_from_aside();
 	close(aside[1]);                           /* the program may start */
 	int st;
 	struct rusage ru;

@@ -3,8 +3,10 @@
  * Under SCHED_FIFO on one PU a thread runs until it blocks.  A thread
  * that waits for another by spinning on a flag never blocks, and the
  * thread it waits for never runs: the recording would never end (a spin
- * of 20 ms unrecorded ran until killed).  So ptbench watches the
- * program's threads from a thread of its own, off the program's PU: when
+ * of 20 ms unrecorded ran until killed).  So ptbench watches the threads
+ * of the program, and of the processes it started on its PU (a parent
+ * polling for a child's end with WNOHANG kept the child from ever
+ * running), from a thread of its own, off the program's PU: when
  * one has run HOG_NS on end while another stood ready all that time, its
  * code is sampled for LOOK_MS (perf events, platform/threads.c).  A spin
  * -- every sample within a few hundred bytes -- is put behind the others,
@@ -28,22 +30,46 @@
 #include "platform/threads.h"
 
 #define HOG_NS 2000000000ull   /* the slice: longer than the jobs seen here */
+#define LAST_NS 20000000000ull /* judged work so long: put behind all the same */
 #define TICK_NS 250000000l     /* how often the threads are sampled */
 #define LOOK_MS 100            /* how long a candidate's code is sampled */
 
 struct seen {
 	struct ptb_thread_time t;
 	uint64_t streak;       /* ns run on end while another stood ready */
+	uint64_t worked;       /* of those, ns judged work at earlier looks */
+	int ready;             /* it stood ready most of the last sample */
+};
+
+/* Why a thread was put behind, and what record then says. */
+enum { SPUN, BLIND, ASIDE, AT_LAST, WHYS };
+static const char *const said[WHYS] = {
+	[SPUN] = "a thread spun (its code within a few hundred bytes) %.1f s or more while "
+		"another stood ready for the PU, and was put behind the others %u time%s, as a "
+		"time slice would: its spin is in its work, so predict's figures are too slow",
+	[BLIND] = "a thread ran %.1f s or more on end while another stood ready for the PU, "
+		"and was put behind the others %u time%s, as a time slice would (perf events, "
+		"which tell a spin from work, were refused): if it was spinning, its spin is in "
+		"its work and predict's figures are too slow",
+	[ASIDE] = "a thread ran %.1f s or more on end while threads of another process stood "
+		"ready for the PU, and was put behind them %u time%s, as a time slice would: if "
+		"it was polling for them (waitpid with WNOHANG, say), its polls are in its work "
+		"and predict's figures are too slow",
+	[AT_LAST] = "a thread ran %.1f s or more on end, its code sampled as work every 2 s, "
+		"while another stood ready for the PU, and was put behind the others %u time%s "
+		"all the same: a spin over more than a few hundred bytes of code looks like "
+		"work, and if it was one, its spin is in its work and predict's figures are too "
+		"slow",
 };
 
 static struct {
-	pid_t pid;
 	int started, stop;
 	pthread_t thread;
 	pthread_mutex_t lock;
 	pthread_cond_t wake;
-	unsigned spun, blind;  /* put behind: seen to spin; not seen at all */
-	double longest_s;
+	unsigned moved[WHYS];
+	double longest_s[WHYS];
+	uint64_t last_ns;      /* LAST_NS, or a test's */
 	struct seen *prev, *cur;
 	size_t nprev, cap;
 } w = { .lock = PTHREAD_MUTEX_INITIALIZER };
@@ -60,6 +86,39 @@ static const struct seen *before(pid_t tid)
 	return w.nprev ? bsearch(&key, w.prev, w.nprev, sizeof key, by_tid) : NULL;
 }
 
+/* Whether a thread of c's own process stood ready: else only other
+ * processes' did, whose work is not in the trace and whose order with
+ * c's threads the replay does not follow, and nothing tells a poll for
+ * them from a spin. */
+static int sibling_ready(const struct seen *c, size_t n)
+{
+	for (size_t j = 0; j < n; j++)
+		if (w.cur[j].ready && &w.cur[j] != c && w.cur[j].t.pid == c->t.pid)
+			return 1;
+	return 0;
+}
+
+/* A thread that has run the slice on end while another stood ready: put
+ * behind the others if it spins, or may (not seen; another process
+ * kept waiting; judged work for LAST_NS). */
+static void judge(struct seen *c, size_t n)
+{
+	int why = ASIDE;
+	uint64_t ran = c->worked + c->streak;
+	if (sibling_ready(c, n)) {
+		int spins = ptb_thread_spins(c->t.tid, LOOK_MS);
+		why = spins > 0 ? SPUN : spins < 0 ? BLIND : ran >= w.last_ns ? AT_LAST : WHYS;
+		c->worked = ran;
+	}
+	if (why < WHYS && ptb_thread_to_tail(c->t.tid) == 0) {
+		w.moved[why]++;
+		double s = (why == AT_LAST ? ran : c->streak) * 1e-9;
+		w.longest_s[why] = s > w.longest_s[why] ? s : w.longest_s[why];
+		c->worked = 0;
+	}
+	c->streak = 0;                   /* a worker: looked at again in HOG_NS */
+}
+
 /* One sample, dt ns after the last: each thread's streak, and the move of
  * a thread whose streak reached the slice. */
 static void look(size_t n, uint64_t dt)
@@ -68,28 +127,22 @@ static void look(size_t n, uint64_t dt)
 	for (size_t i = 0; i < n; i++) {   /* runnable and hardly run (the kernel */
 		const struct seen *p = before(w.cur[i].t.tid);  /* counts the time */
 		w.cur[i].streak = p ? p->streak : 0;       /* ready only once it runs) */
-		if (p && ((w.cur[i].t.runnable && w.cur[i].t.run_ns - p->t.run_ns < dt / 2) ||
-			  w.cur[i].t.ready_ns - p->t.ready_ns >= dt / 2))
-			ready++;
+		w.cur[i].worked = p ? p->worked : 0;
+		w.cur[i].ready = p && ((w.cur[i].t.runnable && w.cur[i].t.run_ns - p->t.run_ns < dt / 2) ||
+				       w.cur[i].t.ready_ns - p->t.ready_ns >= dt / 2);
+		ready += (size_t)w.cur[i].ready;
 	}
 	for (size_t i = 0; i < n; i++) {
 		const struct seen *p = before(w.cur[i].t.tid);
 		uint64_t ran = p ? w.cur[i].t.run_ns - p->t.run_ns : 0;
 		/* (0.7: the kernel's real-time throttling takes 50 ms of each second) */
 		if (!p || ran < dt * 7 / 10 || ready == 0) {
-			w.cur[i].streak = 0;     /* it blocked, or nobody waited for it */
-			continue;
+			w.cur[i].streak = w.cur[i].worked = 0;   /* it blocked, or nobody */
+			continue;                              /* waited for it */
 		}
 		w.cur[i].streak += ran;
-		if (w.cur[i].streak < HOG_NS)
-			continue;
-		int spins = ptb_thread_spins(w.cur[i].t.tid, LOOK_MS);
-		if (spins != 0 && ptb_thread_to_tail(w.cur[i].t.tid) == 0) {
-			*(spins > 0 ? &w.spun : &w.blind) += 1;
-			if (w.cur[i].streak * 1e-9 > w.longest_s)
-				w.longest_s = w.cur[i].streak * 1e-9;
-		}
-		w.cur[i].streak = 0;             /* a worker: looked at again in HOG_NS */
+		if (w.cur[i].streak >= HOG_NS)
+			judge(&w.cur[i], n);
 	}
 }
 
@@ -104,7 +157,7 @@ static uint64_t mono_ns(void)
 static int sample(struct ptb_thread_time **buf)
 {
 	int n;
-	while ((n = ptb_threads_sample(w.pid, *buf, w.cap)) >= 0 && (size_t)n == w.cap) {
+	while ((n = ptb_threads_sample_below(*buf, w.cap)) >= 0 && (size_t)n == w.cap) {
 		size_t cap = w.cap * 2;      /* perhaps more: look again with room */
 		struct ptb_thread_time *b = realloc(*buf, cap * sizeof **buf);
 		struct seen *p = realloc(w.prev, cap * sizeof *p), *c = p ? realloc(w.cur, cap * sizeof *c) : NULL;
@@ -117,7 +170,7 @@ static int sample(struct ptb_thread_time **buf)
 		w.cur = c, w.cap = cap;
 	}
 	for (int i = 0; i < n; i++)
-		w.cur[i] = (struct seen){ (*buf)[i], 0 };
+		w.cur[i] = (struct seen){ .t = (*buf)[i] };
 	if (n > 0)
 		qsort(w.cur, (size_t)n, sizeof *w.cur, by_tid);
 	return n;
@@ -148,10 +201,11 @@ static void *watch(void *arg)
 	return NULL;
 }
 
-int ptb_record_hog_start(pid_t pid)
+int ptb_record_hog_start(void)
 {
 	pthread_condattr_t ca;
-	w.pid = pid, w.cap = 256;
+	const char *last = getenv("PTB_RECORD_TEST_LAST_MS");   /* a test's hook */
+	w.cap = 256, w.last_ns = last ? strtoull(last, NULL, 10) * 1000000ull : LAST_NS;
 	struct ptb_thread_time *buf = malloc(w.cap * sizeof *buf);
 	w.prev = malloc(w.cap * sizeof *w.prev);
 	w.cur = malloc(w.cap * sizeof *w.cur);
@@ -180,17 +234,14 @@ unsigned ptb_record_hog_stop(void)
 	pthread_join(w.thread, NULL);
 	w.started = 0;
 	free(w.prev), free(w.cur);
-	if (w.spun)
-		fprintf(stderr, "ptbench record: warning: a thread spun (its code within a few "
-			"hundred bytes) %.1f s or more while another stood ready for the PU, and was "
-			"put behind the others %u time%s, as a time slice would: its spin is in its "
-			"work, so predict's figures are too slow\n", w.longest_s, w.spun,
-			w.spun == 1 ? "" : "s");
-	if (w.blind)
-		fprintf(stderr, "ptbench record: warning: a thread ran %.1f s or more on end while "
-			"another stood ready for the PU, and was put behind the others %u time%s, as "
-			"a time slice would (perf events, which tell a spin from work, were refused): "
-			"if it was spinning, its spin is in its work and predict's figures are too "
-			"slow\n", w.longest_s, w.blind, w.blind == 1 ? "" : "s");
-	return w.spun + w.blind;
+	unsigned all = 0;
+	for (int why = 0; why < WHYS; why++) {
+		if (!w.moved[why])
+			continue;
+		fputs("ptbench record: warning: ", stderr);
+		fprintf(stderr, said[why], w.longest_s[why], w.moved[why], w.moved[why] == 1 ? "" : "s");
+		fputc('\n', stderr);
+		all += w.moved[why];
+	}
+	return all;
 }

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Programs that keep the recording's one PU from a thread that is ready,
+ * for tests/trace-spin.sh: under SCHED_FIFO a thread runs until it
+ * blocks, so each of these would hold the PU for ever, or for long, but
+ * for `ptbench record`'s watch (harness/cli/record-hog.c).
+ *
+ *   trace-spin spin       the main thread waits by spinning on a flag,
+ *                         without a call, for a thread that works 20 ms
+ *                         and sets it; prints "spun"
+ *   trace-spin burst      the main thread starts a thread that would work
+ *                         1 ms, works 3 s itself, and joins it: work, not
+ *                         a spin
+ *   trace-spin pollchild  a forked child works 20 ms while its parent
+ *                         polls for its end (waitpid with WNOHANG);
+ *                         prints "reaped" and the child's status
+ *   trace-spin spinwork   the main thread waits for a flag that a thread
+ *                         sets after 20 ms of work, doing 1 ms of work of
+ *                         its own between looks at the flag: a spin that
+ *                         looks like work; prints "spun"
+ */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "trace-work.h"
+
+static _Atomic int flag;
+
+static void *work_then_flag(void *arg)
+{
+	work_for_ns(20e6);
+	flag = 1;
+	return arg;
+}
+
+static void *work_1ms(void *arg)
+{
+	work_for_ns(1e6);
+	return arg;
+}
+
+static int burst(void)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, work_1ms, NULL))
+		return 1;
+	work_for_ns(3e9);        /* the thread it started stands ready meanwhile */
+	pthread_join(t, NULL);
+	return 0;
+}
+
+static int spin(int with_work)
+{
+	pthread_t t;
+	if (pthread_create(&t, NULL, work_then_flag, NULL))
+		return 1;
+	while (!flag)
+		if (with_work)
+			work_for_ns(1e6);
+	pthread_join(t, NULL);
+	puts("spun");
+	return 0;
+}
+
+static int pollchild(void)
+{
+	pid_t child = fork();
+	if (child < 0)
+		return 1;
+	if (child == 0) {
+		work_for_ns(20e6);
+		_exit(3);
+	}
+	int status;
+	pid_t got;
+	while ((got = waitpid(child, &status, WNOHANG)) == 0)
+		;
+	printf("reaped %d\n", got == child && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *m = argc > 1 ? argv[1] : "";
+	if (!strcmp(m, "spin"))
+		return spin(0);
+	if (!strcmp(m, "burst"))
+		return burst();
+	if (!strcmp(m, "pollchild"))
+		return pollchild();
+	if (!strcmp(m, "spinwork"))
+		return spin(1);
+	fprintf(stderr, "usage: trace-spin spin | burst | pollchild | spinwork\n");
+	return 2;
+}
