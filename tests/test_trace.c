@@ -329,6 +329,12 @@ int main(void)
 	tap_near(replay(2, &forced), 23.5, 0.01, "a join in a cycle the recording never met on 2 "
 		 "CPUs: released, the mutex's three holders in turn (23.5 ms)");
 	tap_ok(forced == 1, "  one wait released by force (%llu)", (unsigned long long)forced);
+	make_mutex_semaphore();
+	tap_near(replay(2, &forced), 100.0, 0.01, "a mutex unlocked by another thread, which its "
+		 "owner's second lock waited for: serial on 2 CPUs (100 ms)");
+	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
+	make_mutex_recursive();
+	tap_near(replay(2, NULL), 50.0, 0.01, "a recursive mutex taken twice at once: 50 ms on 2 CPUs");
 	make_early_signal();
 	tap_near(replay(1, NULL), 60.0, 0.01, "a signal and its wait on 1 CPU: 60 ms");
 	make_early_signal();

@@ -115,4 +115,51 @@ static inline void make_forced_join(void)
 	ev(0, 30 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* A mutex of the default kind used as a semaphore: main takes it, starts
+ * thread 1 and takes it again, which waits until thread 1, having worked
+ * 50 ms, unlocks it (glibc lets another thread unlock such a mutex); main
+ * then works 50 ms.  Serial on any number of CPUs: 100 ms.  (Replayed as
+ * recursive, main's second lock went through at once: 50 ms on 2 CPUs.)
+ * As record writes it: main yields to thread 1 before its second lock,
+ * which then does not wait, and each lock says that the mutex is plain.
+ * Inline: not every program that includes this makes it. */
+static inline void make_mutex_semaphore(void)
+{
+	enum { M = 0x500 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_LOCK, 0, M, 1, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_YIELD, 1, 0, 0, 0);              /* as record's order makes it */
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 50 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 50 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 50 * MS, PTB_EV_YIELD, 2, 0, 0, 0);
+	ev(0, 50 * MS, PTB_EV_LOCK, 0, M, 1, 0);
+	ev(0, 100 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 100 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 100 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* The same with a recursive mutex: main's second lock goes through at
+ * once (an instant event, as record writes an uncontended lock), and
+ * main's 50 ms run beside thread 1's, which takes and leaves a mutex of
+ * its own: 50 ms on 2 CPUs, 100 on 1. */
+static inline void make_mutex_recursive(void)
+{
+	enum { M = 0x500, N = 0x600 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(0, 50 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 50 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 50 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 50 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 100 * MS, PTB_EV_LOCK, 0, N, 0, 0);
+	ev(1, 100 * MS, PTB_EV_UNLOCK, 0, N, 0, 0);
+	ev(1, 100 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 100 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 100 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 #endif

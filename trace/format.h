@@ -38,8 +38,10 @@ enum ptb_ev_kind {
 	PTB_EV_CREATE,         /* arg = the new thread */
 	PTB_EV_JOIN,           /* arg = the joined thread (UINT32_MAX: not traced) */
 	PTB_EV_DETACH,
-	PTB_EV_LOCK,           /* mutex acquired (an enter/leave pair when it waited) */
-	PTB_EV_TRYLOCK,        /* outcome 0 acquired, else busy */
+	PTB_EV_LOCK,           /* mutex acquired (an enter/leave pair when it waited);
+				* arg 1: of a kind its owner cannot take again (not
+				* recursive), 0 recursive or not known (older traces) */
+	PTB_EV_TRYLOCK,        /* outcome 0 acquired, else busy; arg as LOCK's */
 	PTB_EV_UNLOCK,
 	PTB_EV_COND_WAIT,      /* enter: arg = the object's sequence at entry; leave: outcome */
 	PTB_EV_COND_SIGNAL,    /* arg = the object's sequence after this signal */

@@ -28,6 +28,18 @@
 #define EV(kind, ph, obj, arg, out, site) \
 	ptb_tr_event(PTB_EV_##kind, PTB_PH_##ph, (const void *)(obj), arg, out, site)
 
+/* 1 when m is of a kind its owner cannot take again (default, error-
+ * checking, adaptive: the owner's second lock waits for another thread's
+ * unlock, or fails), 0 recursive: each lock event says so, so that predict
+ * replays a mutex used as a semaphore -- locked by one thread, unlocked by
+ * another, which glibc allows -- as one, and a recursive one as recursive.
+ * glibc keeps the kind in the mutex, in a field public in its headers (the
+ * interposer is glibc's already: dlvsym), in the low two bits. */
+static unsigned plain(const pthread_mutex_t *m)
+{
+	return (m->__data.__kind & 3) != PTHREAD_MUTEX_RECURSIVE_NP;
+}
+
 static int outcome(int rc) { return rc == 0 ? PTB_OUT_OK : rc == ETIMEDOUT ? PTB_OUT_TIMEOUT : rc == EBUSY ? PTB_OUT_BUSY : PTB_OUT_ERROR; }
 
 /* A wait with a time limit: under SCHED_FIFO on one PU its timeout fires
@@ -78,13 +90,13 @@ int pthread_mutex_lock(pthread_mutex_t *m)
 		return real_fn(m);
 	ptb_tr_gate(m, site);
 	if (try(m) == 0) {
-		EV(LOCK, INSTANT, m, 0, 0, site);
+		EV(LOCK, INSTANT, m, plain(m), 0, site);
 		return 0;
 	}
 	ptb_tr_cpu();
-	EV(LOCK, ENTER, m, 0, 0, site);
+	EV(LOCK, ENTER, m, plain(m), 0, site);
 	int rc = real_fn(m);
-	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	EV(LOCK, LEAVE, m, plain(m), outcome(rc), site);
 	return rc;
 }
 
@@ -94,7 +106,7 @@ int pthread_mutex_trylock(pthread_mutex_t *m)
 	const void *site = PTB_SITE;
 	ptb_tr_gate(m, site);
 	int rc = real_fn(m);
-	EV(TRYLOCK, INSTANT, m, 0, outcome(rc), site);
+	EV(TRYLOCK, INSTANT, m, plain(m), outcome(rc), site);
 	return rc;
 }
 
@@ -104,10 +116,10 @@ int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *ts)
 	const void *site = PTB_SITE;
 	ptb_tr_gate(m, site);
 	ptb_tr_cpu();
-	EV(LOCK, ENTER, m, 0, 0, site);
+	EV(LOCK, ENTER, m, plain(m), 0, site);
 	uint64_t q0 = limit_begin(ts);
 	int rc = real_fn(m, ts);
-	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	EV(LOCK, LEAVE, m, plain(m), outcome(rc), site);
 	limit_end(q0, rc == ETIMEDOUT);
 	return rc;
 }
@@ -118,10 +130,10 @@ int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clk, const struct time
 	const void *site = PTB_SITE;
 	ptb_tr_gate(m, site);
 	ptb_tr_cpu();
-	EV(LOCK, ENTER, m, 0, 0, site);
+	EV(LOCK, ENTER, m, plain(m), 0, site);
 	uint64_t q0 = limit_begin_on(ts, clk);
 	int rc = real_fn(m, clk, ts);
-	EV(LOCK, LEAVE, m, 0, outcome(rc), site);
+	EV(LOCK, LEAVE, m, plain(m), outcome(rc), site);
 	limit_end(q0, rc == ETIMEDOUT);
 	return rc;
 }
@@ -158,7 +170,7 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 	int rc = !ts ? real_fn(c, m) : clk == (clockid_t)-1 ? timed(c, m, ts) : clocked(c, m, clk, ts);
 	EV(COND_WAIT, LEAVE, c, ptb_tr_seq_peek(c), outcome(rc), site);
 	limit_end(q0, rc == ETIMEDOUT);
-	EV(LOCK, INSTANT, m, 0, 0, site);
+	EV(LOCK, INSTANT, m, plain(m), 0, site);
 	return rc;
 }
 

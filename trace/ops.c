@@ -134,7 +134,8 @@ static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t 
 	case PTB_EV_EXIT:           return PTB_OP_EXIT;
 	case PTB_EV_JOIN:           return PTB_OP_JOIN;
 	case PTB_EV_LOCK: case PTB_EV_SPIN_LOCK: case PTB_EV_TRYLOCK:
-		*arg = e->kind == PTB_EV_SPIN_LOCK;  /* its waiter spins, on a CPU */
+		*arg = e->kind == PTB_EV_SPIN_LOCK ? PTB_LOCK_SPIN | PTB_LOCK_PLAIN
+		     : e->arg & 1 ? PTB_LOCK_PLAIN : 0;
 		return ok ? PTB_OP_LOCK : -1;
 	case PTB_EV_UNLOCK: case PTB_EV_SPIN_UNLOCK: return PTB_OP_UNLOCK;
 	case PTB_EV_COND_WAIT:      *arg = enter ? enter->arg : e->arg; return PTB_OP_CWAIT;

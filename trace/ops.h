@@ -39,13 +39,19 @@ struct ptb_op {
 	uint64_t obj, site;
 	uint64_t t;              /* recorded time of the call, ns */
 	uint64_t arg;            /* thread, sequence, count, value, delay ns, or bytes;
-				  * LOCK: 1 a spin lock */
+				  * LOCK: PTB_LOCK_* */
 	uint64_t total;          /* CH_READ of 0 bytes: the bytes ever written to the stream */
 	double wait;             /* I/O: the time the call waited, ns (CH_*: used if the
 				  * stream turns out not to be a channel); CWAIT: the
 				  * timeout it met in the recording, 0 none */
 	uint8_t kind;
 };
+
+/* What a LOCK operation takes: a spin lock (its waiter spins, on a CPU);
+ * a lock of a kind that its owner cannot take again (a spin lock, a mutex
+ * not recursive: the owner's second lock waits for another thread's
+ * unlock). */
+enum { PTB_LOCK_SPIN = 1, PTB_LOCK_PLAIN = 2 };
 
 struct ptb_op_thread {
 	size_t n, cap;

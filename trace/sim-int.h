@@ -33,6 +33,7 @@ struct sthread {
 	double born;
 	double owed;         /* ns of CPU its next burst adds: threads it woke onto idle CPUs */
 	int woke_charged;    /* its latest wake-up was charged to its waker */
+	int forced_into;     /* 1 + the lock it was released into by force, 0 */
 	struct wake *w;
 	size_t nw, capw;
 };

@@ -261,12 +261,19 @@ int ptb_sim_exclusive(const struct sim *s, int o)
 	return o >= 0 && (s->obj[o].cls == C_MUTEX || s->obj[o].cls == C_RW);
 }
 
-static int mutex_release(struct sim *s, struct sobj *ob, int t)
+/* An unlock by t.  By another thread than the owner: a mutex of the
+ * default kind used as a semaphore (the owner, locking it again, waits
+ * for it), which glibc allows, unless t was released into the lock by
+ * force (then the owner's it stays). */
+static int mutex_release(struct sim *s, struct sobj *ob, int o, int t)
 {
 	if (ob->owner == t && ob->depth > 1)
 		return ob->depth--, 0;
-	if (ob->owner >= 0 && ob->owner != t)    /* released by force into it: */
-		return 0;                        /* the owner's it stays */
+	if (s->th[t].forced_into == o + 1) {
+		s->th[t].forced_into = 0;
+		if (ob->owner >= 0 && ob->owner != t)
+			return 0;
+	}
 	ob->owner = -1, ob->depth = 0;
 	int w = ob->head;
 	if (w < 0)
@@ -308,12 +315,12 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 		if (op->arg >= s->o->nthreads || s->th[op->arg].state == TS_DONE)
 			return 0;
 		return ptb_sim_enqueue(s, o, t), 1;
-	case PTB_OP_LOCK:
-		if (ob->owner < 0 || ob->owner == t)
-			return ob->owner = t, ob->depth++, 0;
-		return ptb_sim_enqueue(s, o, t), 1;
+	case PTB_OP_LOCK:                        /* (taken again by its owner: */
+		if (ob->owner < 0 || (ob->owner == t && !(op->arg & PTB_LOCK_PLAIN)))
+			return ob->owner = t, ob->depth++, 0;   /* recursive, unless */
+		return ptb_sim_enqueue(s, o, t), 1;     /* of a plain kind) */
 	case PTB_OP_UNLOCK:
-		return mutex_release(s, ob, t);
+		return mutex_release(s, ob, o, t);
 	case PTB_OP_CWAIT:
 		if (cond_ready(ob, op->arg))
 			return 0;

@@ -75,7 +75,7 @@ static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int
 	if (s->costs.remote_wake_ns <= 0 || by < 0 || by == t || ptb_op_is_delay(ob->kind) ||
 	    s->th[by].state != TS_RUN)
 		return 0;
-	if (ob->kind == PTB_OP_LOCK && s->o->th[t].op[th->pc].arg)
+	if (ob->kind == PTB_OP_LOCK && (s->o->th[t].op[th->pc].arg & PTB_LOCK_SPIN))
 		return 0;                        /* a spinner is on its CPU */
 	if (ob->kind == PTB_OP_LOCK && th->woke_charged &&
 	    th->blocked_at - th->w[th->nw - 1].ready <= s->costs.remote_wake_ns)
@@ -175,6 +175,8 @@ static int force(struct sim *s)
 	}
 	if (best < 0)
 		return 0;
+	if (best_lock)
+		s->th[best].forced_into = 1 + s->th[best].blocked_on;
 	ptb_sim_unlink(s, s->th[best].blocked_on, best);
 	s->forced++;
 	return ptb_sim_wake(s, best, -1) < 0 ? -1 : 1;
