@@ -15,8 +15,13 @@
  * left to run: putting it behind, as this did at first, let the producer
  * and another worker run meanwhile, and its wait behind them came out as
  * time off the CPU (xz -6 -T2 on 28 MB: 8.57 s predicted on 2 CPUs, 7.55
- * without, 8.10 real).  A spin stays in its thread's work, which no
- * replay can tell from work, so what was put behind is said.
+ * without, 8.10 real) -- until it has been judged work for LAST_NS on
+ * end, since a spin over more code than a few hundred bytes looks like
+ * work.  A thread that keeps only other processes' threads waiting is put
+ * behind without a look: a poll through a system call (waitpid) is
+ * sampled in two places, as is work that reads a clock.  A spin stays in
+ * its thread's work, which no replay can tell from work, so what was put
+ * behind is said, and the trace marked.
  */
 #include "config.h"
 #include "cli/record-hog.h"
