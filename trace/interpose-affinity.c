@@ -25,12 +25,13 @@ static cpu_set_t allowed, seen;   /* what it would have had; what it asked for s
 static int have_seen;
 
 /* "0-3,6" into seen; nothing on a malformed list (the program then sees
- * its real affinity, the one PU). */
+ * its real affinity, the one PU), nor once read (the first ask, before
+ * the constructor, may have read it: what was bound since stays). */
 void ptb_tr_affinity_init(const char *list)
 {
 	cpu_set_t set;
 	CPU_ZERO(&set);
-	if (!list || !*list)
+	if (!list || !*list || have_seen)
 		return;
 	for (const char *p = list; *p;) {
 		char *end;
@@ -53,6 +54,25 @@ void ptb_tr_affinity_init(const char *list)
 	}
 	allowed = seen = set;
 	have_seen = CPU_COUNT(&set) > 0;
+}
+
+/* Whether the program's asks are answered with the set it would have
+ * had: while it records, and before the interposer's constructor has run
+ * in a process that will record.  A library whose constructor runs first
+ * may size itself there: libgomp read the one PU and made every team of
+ * one thread (an OpenMP program printed "team 1" recorded, "team 2" not).
+ * Until the constructor takes them out, ptbench's variables are in the
+ * environment. */
+static int answered(void)
+{
+	if (ptb_tr_on)
+		return have_seen;
+	const char *trace = getenv("PTB_TRACE_FILE");
+	if (!trace || !*trace)
+		return 0;
+	if (!have_seen)
+		ptb_tr_affinity_init(getenv("PTB_TRACE_SEEN_CPUS"));
+	return have_seen;
 }
 
 /* The process itself or any of its threads (by its number in
@@ -79,7 +99,7 @@ int sched_getaffinity(pid_t pid, size_t size, cpu_set_t *set)
 {
 	PTB_REAL(int, "sched_getaffinity", (pid_t, size_t, cpu_set_t *));
 	int rc = real_fn(pid, size, set);
-	if (!rc && have_seen && ptb_tr_on && own(pid))
+	if (!rc && answered() && own(pid))
 		answer(size, set);
 	return rc;
 }
@@ -88,7 +108,7 @@ int pthread_getaffinity_np(pthread_t th, size_t size, cpu_set_t *set)
 {
 	PTB_REAL(int, "pthread_getaffinity_np", (pthread_t, size_t, cpu_set_t *));
 	int rc = real_fn(th, size, set);
-	if (!rc && have_seen && ptb_tr_on)
+	if (!rc && answered())
 		answer(size, set);
 	return rc;
 }
@@ -113,7 +133,7 @@ static int bound(size_t size, const cpu_set_t *set)
 int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 {
 	PTB_REAL(int, "sched_setaffinity", (pid_t, size_t, const cpu_set_t *));
-	if (!have_seen || !ptb_tr_on || !own(pid))
+	if (!answered() || !own(pid))
 		return real_fn(pid, size, set);
 	int rc = bound(size, set);
 	return rc ? (errno = rc, -1) : 0;
@@ -122,7 +142,7 @@ int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t *set)
 int pthread_setaffinity_np(pthread_t th, size_t size, const cpu_set_t *set)
 {
 	PTB_REAL(int, "pthread_setaffinity_np", (pthread_t, size_t, const cpu_set_t *));
-	if (!have_seen || !ptb_tr_on)
+	if (!answered())
 		return real_fn(th, size, set);
 	return bound(size, set);
 }
