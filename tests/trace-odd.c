@@ -50,6 +50,8 @@
  *                             waits call): serial, speed-up 1 on any N
  *   trace-odd pairs N         N lock and unlock pairs of one mutex, no
  *                             other thread: almost all of it the probes'
+ *   trace-odd daemon          prints "before", then daemon(1, 1); the
+ *                             daemon works 10 ms
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -404,6 +406,18 @@ static int pairs(long n)
 	return 0;
 }
 
+/* daemon(): the parent ends inside the C library; the daemon, keeping
+ * the descriptors, works 10 ms and ends */
+static int become_daemon(void)
+{
+	puts("before");
+	fflush(stdout);
+	if (daemon(1, 1))
+		return 9;
+	work_for_ns(10e6);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -437,11 +451,14 @@ int main(int argc, char **argv)
 		return forks(atoi(argv[2]));
 	if (!strcmp(m, "clockwait") && argc == 4)
 		return clockwait(atoi(argv[2]), atol(argv[3]));
+	if (!strcmp(m, "daemon"))
+		return become_daemon();
 	if (!strcmp(m, "pairs") && argc == 3)
 		return pairs(atol(argv[2]));
 	fprintf(stderr, "usage: trace-odd closeall FILE | vfork | failexec | execwork | fexecve |"
 		" signal alarm|usr1|rt |"
 		" quickexit | execl | handlers | sigread | manycv N WORK | threads N |"
-		" fork N | priorities | clockwait N WORK | pairs N\n");
+		" fork N | priorities | clockwait N WORK | pairs N |"
+		" daemon\n");
 	return 2;
 }

@@ -227,6 +227,12 @@ else
 	skip "built without OpenMP"
 fi
 
+# daemon(): glibc's parent ends by an _exit inside the C library, which no
+# wrapper saw; the trace was never written, and record exited 2 where the
+# program exited 0
+odd daemon daemon
+same daemon
+
 # a million lock and unlock pairs on one thread: the recording is almost
 # all the probes' cost, which comes off -- a bare event's alone left over
 # half of it in, and a burst too short to pay its share paid nothing (1

@@ -6,7 +6,8 @@
  * wait is a delay (PTB_EV_IO on no descriptor): predict keeps it on any
  * number of CPUs, as record's warning about other processes says.  Left
  * out, it counted for nothing: `perl -e 'system("sleep", "0.5")'`,
- * recorded in 0.5 s, was predicted to take 3 ms.
+ * recorded in 0.5 s, was predicted to take 3 ms.  And daemon, whose
+ * parent ends where no wrapper sees it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "trace/interpose.h"
 
@@ -94,4 +96,24 @@ int pclose(FILE *f)
 {
 	PTB_REAL(int, "pclose", (FILE *));
 	CHILD_WAIT(int, real_fn(f), rc_ < 0);
+}
+
+/* glibc's daemon ends the parent by an _exit inside the C library, which
+ * no wrapper sees, and the trace was never written: record said "no
+ * complete trace" and exited 2 where the program had exited 0.  So the
+ * fork is made here first: the parent ends through the _exit wrapper,
+ * which writes the trace, and the child, recording nothing (as any child),
+ * becomes the daemon by the real call -- one fork more, whose parent ends
+ * as daemon's does. */
+int daemon(int nochdir, int noclose)
+{
+	PTB_REAL(int, "daemon", (int, int));
+	if (!ptb_tr_recording())
+		return real_fn(nochdir, noclose);
+	pid_t child = fork();
+	if (child < 0)
+		return -1;
+	if (child > 0)
+		_exit(0);
+	return real_fn(nochdir, noclose);
 }
