@@ -24,6 +24,12 @@
  *   trace-io pair COUNT WORK        the same through a socket pair, the
  *                                   consumer polling before each read and
  *                                   reading on to the end of the stream
+ *   trace-io eventfd COUNT WORK     the same pipeline through an eventfd
+ *                                   (a semaphore: a post of 1 per block)
+ *   trace-io epoll COUNT WORK       the same through a pipe, the consumer
+ *                                   waiting in epoll_wait before each read
+ *                                   (predict models neither: --check must
+ *                                   refuse them)
  *   trace-io pingpong COUNT WORK    two threads take turns through a pair
  *                                   of pipes, working at each turn
  *   trace-io futex COUNT WORK       the same through raw futexes, which no
@@ -44,6 +50,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
@@ -172,14 +180,21 @@ static void nap(void)
 /* --- pipe and pair: producer and consumer ------------------------------- */
 static int chan[2], polling;
 
+static int by_eventfd, epoll_fd = -1;
+
 static void *producer(void *arg)
 {
 	static char block[BLOCK];
+	uint64_t one = 1;
 	for (long k = 0; k < count; k++) {
 		unit();
-		full_write(chan[1], block, BLOCK);
+		if (by_eventfd)
+			full_write(chan[1], &one, sizeof one);
+		else
+			full_write(chan[1], block, BLOCK);
 	}
-	close(chan[1]);
+	if (!by_eventfd)
+		close(chan[1]);
 	return arg;
 }
 
@@ -187,10 +202,11 @@ static void *consumer(void *arg)
 {
 	static char block[BLOCK];
 	struct pollfd in = { chan[0], POLLIN, 0 };
+	struct epoll_event ev;
 	for (long k = 0; k < count; k++) {
-		if (polling && poll(&in, 1, -1) != 1)
+		if ((polling && poll(&in, 1, -1) != 1) || (epoll_fd >= 0 && epoll_wait(epoll_fd, &ev, 1, -1) != 1))
 			exit(3);
-		full_read(chan[0], block, BLOCK);
+		full_read(chan[0], block, by_eventfd ? sizeof(uint64_t) : BLOCK);
 		unit();
 	}
 	if (polling && read(chan[0], block, BLOCK) != 0)   /* the end: the producer closed */
@@ -298,7 +314,7 @@ static int cmp(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|timer|stdio|behind|nap|pipe|pair|pingpong|futex|file N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|timer|stdio|behind|nap|pipe|pair|eventfd|epoll|pingpong|futex|file N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
@@ -312,11 +328,19 @@ int main(int argc, char **argv)
 			pthread_create(&th[i], NULL, fn, (void *)(intptr_t)(i & 1));
 		for (long i = 0; i < n; i++)
 			pthread_join(th[i], NULL);
-	} else if (!strcmp(argv[1], "pipe") || !strcmp(argv[1], "pair")) {
+	} else if (!strcmp(argv[1], "pipe") || !strcmp(argv[1], "pair") ||
+		   !strcmp(argv[1], "eventfd") || !strcmp(argv[1], "epoll")) {
 		polling = argv[1][1] == 'a';
+		by_eventfd = argv[1][1] == 'v';
 		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d blocks\n", MAXK), 2;
-		if (polling ? socketpair(AF_UNIX, SOCK_STREAM, 0, chan) : pipe(chan))
+		if (by_eventfd)
+			chan[0] = chan[1] = eventfd(0, EFD_SEMAPHORE);
+		else if (polling ? socketpair(AF_UNIX, SOCK_STREAM, 0, chan) : pipe(chan))
+			return perror("trace-io"), 1;
+		struct epoll_event ev = { .events = EPOLLIN };
+		if (argv[1][1] == 'p' && ((epoll_fd = epoll_create1(0)) < 0 ||
+					  epoll_ctl(epoll_fd, EPOLL_CTL_ADD, chan[0], &ev)))
 			return perror("trace-io"), 1;
 		pthread_create(&th[0], NULL, producer, NULL);
 		pthread_create(&th[1], NULL, consumer, NULL);

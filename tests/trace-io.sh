@@ -10,7 +10,9 @@
 # whose reader waits for the writer's bytes in the replay, so that a
 # producer and a consumer make a pipeline (speed-up 2K/(K+1)), through a
 # pipe or a socket pair, and two
-# threads taking turns through pipes stay serial.  Within 5 %.
+# threads taking turns through pipes stay serial.  Within 5 %.  The same
+# pipeline through an eventfd or through epoll, which predict does not
+# replay, is refused by --check.
 . "$top_srcdir/tests/tap.sh"
 : "${TRACE_IO:=./tests/trace-io}"
 [ -x "$TRACE_IO" ] || skip_all "test program not built"
@@ -109,6 +111,23 @@ if [ "$(predicted "$tmp/pipe.trace" 2 recorded.sched)" = fifo ]; then
 else
 	skip "--check accepts the pipe: SCHED_FIFO was not permitted"
 fi
+
+# --- the same pipeline through an eventfd, and through a pipe watched by
+# epoll: predict replays neither (an eventfd's read is a delay, or nothing
+# where the wake-up was there already; a pipe read after epoll_wait waits
+# in epoll_wait, a delay), so --check refuses them, in one line, where it
+# passed them before with the prediction wrong; the plain pipe above passes
+for mode in eventfd epoll; do
+	record $mode 20 1500000
+	"$PTBENCH" predict "$tmp/$mode.trace" --check > /dev/null 2> "$tmp/$mode.check"
+	rc=$?
+	check "  $mode: --check refuses it, exit 2 (got $rc), one line ($(head -c 100 "$tmp/$mode.check"))" \
+		sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/$mode.check') -eq 1 ] && grep -q 'eventfd, signalfd or epoll' '$tmp/$mode.check'"
+	check "  $mode: its 20 wake-ups counted ($(predicted "$tmp/$mode.trace" 2 recorded.wakes))" \
+		test "$(predicted "$tmp/$mode.trace" 2 recorded.wakes)" = 20
+done
+check "  a timer descriptor is no wake-up: the timer's trace has none ($(predicted "$tmp/timer.trace" 2 recorded.wakes))" \
+	test "$(predicted "$tmp/timer.trace" 2 recorded.wakes)" = 0
 
 # --- a file written once at length, then in 20000 short writes: only a
 # call after one that waited reads the run-queue time (/proc, a few us);

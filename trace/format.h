@@ -85,6 +85,10 @@ enum ptb_fd_kind {
 	PTB_FD_FILE = 0, PTB_FD_BLOCK, PTB_FD_CHAR, PTB_FD_PIPE, PTB_FD_SOCKET,
 	PTB_FD_PAIR,           /* one end of a socket pair made in this process */
 	PTB_FD_OTHER,
+	PTB_FD_WAKE,           /* an eventfd, a signalfd, or an epoll instance watching a
+				* pipe, socket pair, eventfd or signalfd: threads may
+				* wake each other through it, which predict does not
+				* replay (its waits are delays) */
 	PTB_FD_KIND_COUNT
 };
 #define PTB_IO_FAILED 0x100    /* the call failed (EAGAIN, EINTR, ...): it moved nothing */

@@ -11,6 +11,8 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -68,6 +70,19 @@ static uint64_t inode_of(int fd)
 	return fstat(fd, &st) == 0 ? (uint64_t)st.st_ino & INO_MASK : 0;
 }
 
+/* Whether fd is an eventfd or a signalfd: anonymous inodes, told apart
+ * by the name the kernel gives their link (once per descriptor). */
+static int wakes_by_name(int fd)
+{
+	char link[64], name[32];
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, name, sizeof name - 1);
+	if (n <= 0)
+		return 0;
+	name[n] = '\0';
+	return !strcmp(name, "anon_inode:[eventfd]") || !strcmp(name, "anon_inode:[signalfd]");
+}
+
 /* What fd is, from the cache or from fstat. */
 uint64_t ptb_tr_fd_describe(int fd)
 {
@@ -88,6 +103,8 @@ uint64_t ptb_tr_fd_describe(int fd)
 	uint64_t ino = (uint64_t)st.st_ino & INO_MASK;
 	if (kind == PTB_FD_SOCKET && pair_peer(ino))
 		kind = PTB_FD_PAIR;
+	if (kind == PTB_FD_OTHER && wakes_by_name(fd))
+		kind = PTB_FD_WAKE;
 	c = (uint64_t)(kind + 1) << 60 | ino;
 	if (fd < FDS)
 		atomic_store_explicit(&fdcache[fd], c, memory_order_relaxed);
@@ -267,5 +284,23 @@ int socketpair(int dom, int type, int proto, int sv[2])
 	uint64_t a = inode_of(sv[0]), b = inode_of(sv[1]);
 	if (a && b)
 		pair_add(a, b), pair_add(b, a);
+	return rc;
+}
+
+/* An epoll instance that watches a descriptor through which the program's
+ * threads may wake each other is one too: its waits are marked so, and
+ * predict --check refuses a trace that spends long in them. */
+int epoll_ctl(int ep, int op, int fd, struct epoll_event *ev)
+{
+	PTB_REAL(int, "epoll_ctl", (int, int, int, struct epoll_event *));
+	int rc = real_fn(ep, op, fd, ev);
+	if (rc || op == EPOLL_CTL_DEL || !ptb_tr_recording() || ep < 0 || ep >= FDS)
+		return rc;
+	int kind = ptb_tr_fd_kind(ptb_tr_fd_describe(fd));
+	if (kind == PTB_FD_PIPE || kind == PTB_FD_PAIR || kind == PTB_FD_WAKE) {
+		uint64_t d = ptb_tr_fd_describe(ep) & ~(UINT64_C(0xf) << 60);
+		atomic_store_explicit(&fdcache[ep], d | (uint64_t)(PTB_FD_WAKE + 1) << 60,
+				      memory_order_relaxed);
+	}
 	return rc;
 }

@@ -61,6 +61,9 @@ static void io_done(int kind, int fd, uint64_t d, uint64_t t0, ssize_t rc, const
 		ptb_tr_event_at(t1, kind, PTB_PH_INSTANT, stream, bytes, out, site);
 		if (kind == PTB_EV_WRITE)
 			ptb_tr_order_wrote(stream);
+	} else if (ptb_tr_fd_kind(d) == PTB_FD_WAKE && kind == PTB_EV_READ && rc >= 0) {
+		/* a wake-up taken without a wait: counted by predict --check */
+		ptb_tr_event_at(t1, kind, PTB_PH_INSTANT, stream, bytes, out, site);
 	}
 }
 
@@ -220,16 +223,20 @@ int connect(int fd, const struct sockaddr *a, socklen_t al)
 static __thread int polls_waited;
 
 /* A wait for any of several things: a delay, unless it ended with a
- * channel readable (the first one: that is the wait predict replays). */
+ * channel readable (the first one: that is the wait predict replays);
+ * ready_fd is an epoll instance for epoll_wait, never a channel. */
 static void wait_done(uint64_t t0, int ready_fd, int rc, const void *site, uint64_t q0)
 {
 	uint64_t t1 = ptb_tr_now();
 	ptb_tr_io_end();
 	polls_waited = t1 - t0 >= LONG_NS;
-	if (!polls_waited)
-		return;                  /* what it found ready was there already */
-	uint64_t runq = runq_since(q0);
 	uint64_t d = ready_fd >= 0 ? ptb_tr_fd_describe(ready_fd) : (uint64_t)(PTB_FD_OTHER + 1) << 60;
+	if (!polls_waited) {             /* what it found ready was there already: */
+		if (ptb_tr_fd_kind(d) == PTB_FD_WAKE && rc > 0)   /* a wake-up, counted */
+			ptb_tr_event_at(t1, PTB_EV_IO, PTB_PH_INSTANT, NULL, 0, PTB_FD_WAKE, site);
+		return;
+	}
+	uint64_t runq = runq_since(q0);
 	const void *stream = (const void *)(uintptr_t)ptb_tr_fd_stream(d, PTB_EV_READ);
 	if (rc > 0 && ready_fd >= 0 && ptb_tr_fd_channel(d))
 		ptb_tr_span(PTB_EV_POLL, t0, t1, stream, 0, ptb_tr_fd_kind(d), site, runq);
@@ -296,7 +303,8 @@ int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
 	const void *site = PTB_SITE;
 	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
 	int rc = real_fn(ep, ev, n, timeout), e = errno;
-	wait_done(t0, -1, rc, site, q0);      /* the ready descriptors are not named */
+	wait_done(t0, ep, rc, site, q0);      /* the ready ones are not named: the */
+						 /* instance's kind is the wait's */
 	errno = e;
 	return rc;
 }

@@ -2,6 +2,7 @@
 /* From events to operations (trace/ops.h): one pass per thread. */
 #include "config.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -168,6 +169,9 @@ static int one_event(struct pass *p, const struct ptb_tev *e)
 		if (emit(p, k, enter ? enter : e, arg))
 			return -1;
 		int io = e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO;
+		if (io && enter && (e->outcome & 0xff) == PTB_FD_WAKE)
+			p->th->wake_ns += (double)(e->t - enter->t);
+		p->th->wakes += io && (e->outcome & 0xff) == PTB_FD_WAKE;
 		if (k == PTB_OP_CWAIT && e->outcome == PTB_OUT_TIMEOUT && enter)
 			p->th->op[p->th->n - 1].wait = (double)(e->t - enter->t);
 		if ((io || e->outcome == PTB_OUT_TIMEOUT) && enter)            /* split at the */
@@ -188,6 +192,10 @@ static int one_event(struct pass *p, const struct ptb_tev *e)
 	}
 	if (e->phase == PTB_PH_ENTER) {
 		p->enter = e;
+		return 0;
+	}
+	if (e->kind >= PTB_EV_READ && e->kind <= PTB_EV_IO && (e->outcome & 0xff) == PTB_FD_WAKE) {
+		p->th->wakes++;          /* a wake-up taken without a wait */
 		return 0;
 	}
 	uint64_t arg;
@@ -299,13 +307,35 @@ void ptb_ops_free(struct ptb_ops *o)
 	memset(o, 0, sizeof *o);
 }
 
+/* The share of the working threads' time (CPU and the part at offset
+ * off of struct ptb_op_thread) that that part takes. */
+static double share(const struct ptb_ops *o, size_t off)
+{
+	double part = 0, cpu = 0;
+	for (uint32_t i = 0; i < o->nthreads; i++)
+		if (o->th[i].cpu_ns >= 0.01 * o->cpu_ns) {
+			part += *(const double *)((const char *)&o->th[i] + off);
+			cpu += o->th[i].cpu_ns;
+		}
+	return part + cpu > 0 ? part / (part + cpu) : 0;
+}
+
 double ptb_ops_untraced_share(const struct ptb_ops *o)
 {
-	double off = 0, cpu = 0;
+	return share(o, offsetof(struct ptb_op_thread, untraced_ns));
+}
+
+double ptb_ops_wake_share(const struct ptb_ops *o)
+{
+	return share(o, offsetof(struct ptb_op_thread, wake_ns));
+}
+
+uint64_t ptb_ops_wakes(const struct ptb_ops *o)
+{
+	uint64_t n = 0;
 	for (uint32_t i = 0; i < o->nthreads; i++)
-		if (o->th[i].cpu_ns >= 0.01 * o->cpu_ns)
-			off += o->th[i].untraced_ns, cpu += o->th[i].cpu_ns;
-	return off + cpu > 0 ? off / (off + cpu) : 0;
+		n += o->th[i].wakes;
+	return n;
 }
 
 int ptb_op_is_delay(int kind) { return kind == PTB_OP_DELAY || kind == PTB_OP_IO; }

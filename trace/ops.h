@@ -59,6 +59,8 @@ struct ptb_op_thread {
 	uint64_t start_t;        /* recorded start, ns */
 	double cpu_ns;           /* the sum of its bursts */
 	double untraced_ns;      /* wall time between its calls that was not CPU time */
+	double wake_ns;          /* wall time of its waits on PTB_FD_WAKE descriptors */
+	uint64_t wakes;          /* its calls on them: waits, and reads that did not wait */
 };
 
 struct ptb_ops {
@@ -76,6 +78,13 @@ void ptb_ops_free(struct ptb_ops *o);
  * CPU outside traced calls.  A thread with under 1 % of the CPU time (one
  * that waits in sigwait all along) does not count: its wait delays no one. */
 double ptb_ops_untraced_share(const struct ptb_ops *o);
+/* Likewise, the share spent waiting on descriptors through which threads
+ * may wake each other and which the replay keeps as delays (eventfd,
+ * signalfd, an epoll instance watching a pipe: PTB_FD_WAKE). */
+double ptb_ops_wake_share(const struct ptb_ops *o);
+/* How often the threads waited on such descriptors, or read one (an
+ * eventfd or a signalfd) without a wait. */
+uint64_t ptb_ops_wakes(const struct ptb_ops *o);
 /* Whether an operation of this kind is a delay of the thread's own (a
  * sleep, a timed-out wait, I/O outside the process), not a wait for
  * another thread. */

@@ -245,7 +245,8 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 	struct ptb_sim_result r[PTB_PREDICT_MAX_CPUS], one;
 	if (ptb_ops_build(t, &o))
 		return ptb_bad_input("predict", "out of memory");
-	double untraced = ptb_ops_untraced_share(&o);
+	struct ptb_predict_unseen u = { ptb_ops_untraced_share(&o), ptb_ops_wake_share(&o),
+					 ptb_ops_wakes(&o) };
 	if (a->check && ptb_trace_policy(t->h.sched) != PTB_SCHED_FIFO) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check needs a trace recorded under SCHED_FIFO "
@@ -263,11 +264,18 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 				     "behind another that stood ready; if it waited by spinning, its "
 				     "spin is in its work: no prediction");
 	}
-	if (a->check && untraced > PTB_PREDICT_UNTRACED_LIMIT) {
+	if (a->check && u.untraced > PTB_PREDICT_UNTRACED_LIMIT) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check: the threads spent %.0f %% of their time off "
 				     "the CPU outside traced calls (raw futexes, atomics): no prediction",
-				     100 * untraced);
+				     100 * u.untraced);
+	}
+	if (a->check && ptb_predict_wakes_unmodelled(&u)) {
+		ptb_ops_free(&o);
+		return ptb_bad_input("predict", "--check: the threads woke each other through eventfd, "
+				     "signalfd or epoll (%.0f %% of their time waiting on them, %llu "
+				     "calls), which predict does not replay: no prediction",
+				     100 * u.wake, (unsigned long long)u.wakes);
 	}
 	double t0 = seconds();
 	uint64_t ops = 0;
@@ -295,8 +303,8 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 		fprintf(stderr, "ptbench predict: %llu operations replayed in %.3f s (%.0f per s)\n",
 			(unsigned long long)(ops + one.ops), dt, (ops + one.ops) / (dt > 0 ? dt : 1e-9));
 	if (a->json)
-		return ptb_predict_print_json(t, r, a->ncpus, one.wall_ns, untraced, a);
-	ptb_predict_print_table(t, r, a->ncpus, one.wall_ns, untraced, a);
+		return ptb_predict_print_json(t, r, a->ncpus, one.wall_ns, &u, a);
+	ptb_predict_print_table(t, r, a->ncpus, one.wall_ns, &u, a);
 	return 0;
 }
 

@@ -89,8 +89,14 @@ static const char *remote_wake_from(const struct ptb_trace *t, const struct ptb_
 	return a->remote_wake_given ? "option" : t->h.remote_wake ? "recording" : "none";
 }
 
+int ptb_predict_wakes_unmodelled(const struct ptb_predict_unseen *u)
+{
+	return u->wake > PTB_PREDICT_WAKE_LIMIT || u->wakes >= PTB_PREDICT_WAKES;
+}
+
 int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-		      double base, double untraced, const struct ptb_predict_args *a)
+			   double base, const struct ptb_predict_unseen *u,
+			   const struct ptb_predict_args *a)
 {
 	json_t *preds = json_array();
 	for (int i = 0; i < n; i++)
@@ -99,14 +105,16 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus),
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
 			"shared_share", r[i].shared_ns / r[i].wall_ns));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:b, s:b, s:f}, s:o, s:{s:f, s:s}, "
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:b, s:b, s:f, s:f, s:I}, s:o, "
+				"s:{s:f, s:s}, "
 				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)ptb_trace_threads(t),
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
 		"put_behind", (t->h.sched & PTB_SCHED_PUT_BEHIND) != 0,
 		"untraced_cpu", (t->h.sched & PTB_SCHED_UNTRACED_CPU) != 0,
-		"untraced_share", untraced,
+		"untraced_share", u->untraced, "wake_share", u->wake,
+		"wakes", (json_int_t)u->wakes,
 		"machine", machine_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
 		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
 	if (!doc)
@@ -219,7 +227,8 @@ static void print_shared(const struct ptb_sim_result *r, int n)
 }
 
 void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-			double base, double untraced, const struct ptb_predict_args *a)
+			     double base, const struct ptb_predict_unseen *u,
+			     const struct ptb_predict_args *a)
 {
 	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
 	       ptb_trace_policy(t->h.sched) == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
@@ -255,11 +264,16 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		printf("\nnote: record put a thread that ran 2 s on end behind another that stood "
 		       "ready: if it waited for it by spinning,\n      its spin is in its work here "
 		       "and these figures are too slow (--check refuses such a trace)\n");
-	if (untraced > PTB_PREDICT_UNTRACED_LIMIT && ptb_trace_policy(t->h.sched) == PTB_SCHED_FIFO)
+	if (u->untraced > PTB_PREDICT_UNTRACED_LIMIT && ptb_trace_policy(t->h.sched) == PTB_SCHED_FIFO)
 		printf("\nnote: the threads spent %.0f %% of their time off the CPU outside traced "
 		       "calls (raw futexes, atomics, page faults, other processes): left out, as if\n"
 		       "      those waits were for nothing (--check refuses such a trace)\n",
-		       100 * untraced);
+		       100 * u->untraced);
+	if (ptb_predict_wakes_unmodelled(u))
+		printf("\nnote: the threads woke each other through eventfd, signalfd or epoll "
+		       "(%.0f %% of their time waiting on them, %llu calls):\n      the replay keeps "
+		       "those waits as delays of their recorded length, or as none (--check refuses "
+		       "such a trace)\n", 100 * u->wake, (unsigned long long)u->wakes);
 	print_forced(r, n);
 	print_shared(r, n);
 }

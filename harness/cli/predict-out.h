@@ -33,12 +33,33 @@ struct ptb_predict_args {
  * the speed-ups' base, where any two busy threads have it). */
 #define PTB_PREDICT_SHARED_NOTE 0.10
 
+/* Likewise for the share of time waiting on descriptors through which
+ * threads may wake each other (eventfd, signalfd, epoll), which the
+ * replay keeps as delays, or for so many reads of them (a read that found
+ * its wake-up there already, on the one PU of the recording, is a wait
+ * the replay does not keep at all). */
+#define PTB_PREDICT_WAKE_LIMIT 0.10
+#define PTB_PREDICT_WAKES 16           /* calls */
+
+/* What the trace's threads did that the replay does not model: shares of
+ * the working threads' time (trace/ops.h). */
+struct ptb_predict_unseen {
+	double untraced;     /* off the CPU outside traced calls */
+	double wake;         /* waiting on eventfd, signalfd, epoll */
+	uint64_t wakes;      /* calls on them: waits, and reads without one */
+};
+
+/* Whether the threads woke each other through eventfd, signalfd or epoll
+ * past the limits above. */
+int ptb_predict_wakes_unmodelled(const struct ptb_predict_unseen *u);
+
 /* r[0..n) the replays on the counts asked for, base the replay's wall time
- * on one CPU, untraced the share of time off the CPU outside traced calls.
- * The JSON: 0, or 1 when it could not be built. */
+ * on one CPU.  The JSON: 0, or 1 when it could not be built. */
 int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-			   double base, double untraced, const struct ptb_predict_args *a);
+			   double base, const struct ptb_predict_unseen *u,
+			   const struct ptb_predict_args *a);
 void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
-			     double base, double untraced, const struct ptb_predict_args *a);
+			     double base, const struct ptb_predict_unseen *u,
+			     const struct ptb_predict_args *a);
 
 #endif
