@@ -162,4 +162,36 @@ static inline void make_mutex_recursive(void)
 	ev(0, 100 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* A read-write lock: thread 1 reads it 200 ms; thread 2 works 50 ms and
+ * writes it 100 ms; thread 3 works 100 ms and reads it 100 ms (recorded
+ * on one PU one after the other, each lock free when asked for).  On 3
+ * CPUs, where readers go first (glibc's default), thread 3 reads beside
+ * thread 1 while thread 2 waits, which then writes from 200 to 300 ms;
+ * where a waiting writer keeps new readers out (wf 1, each lock event's
+ * arg), thread 3 reads after it: 400 ms.  Inline, as above. */
+static inline void make_rwlock(uint32_t wf)
+{
+	enum { RW = 0x700 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	for (uint32_t k = 1; k <= 3; k++)
+		ev(0, 0, PTB_EV_CREATE, 0, 0, k, 0);
+	ev(0, 0, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 0, PTB_EV_RD_LOCK, 0, RW, wf, 0);
+	ev(1, 200 * MS, PTB_EV_RW_UNLOCK, 0, RW, 0, 0);
+	ev(1, 200 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(2, 200 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 250 * MS, PTB_EV_WR_LOCK, 0, RW, wf, 0);
+	ev(2, 350 * MS, PTB_EV_RW_UNLOCK, 0, RW, 0, 0);
+	ev(2, 350 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(3, 350 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(3, 450 * MS, PTB_EV_RD_LOCK, 0, RW, wf, 0);
+	ev(3, 550 * MS, PTB_EV_RW_UNLOCK, 0, RW, 0, 0);
+	ev(3, 550 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 550 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 550 * MS, PTB_EV_JOIN, 0, 0, 2, 0);
+	ev(0, 550 * MS, PTB_EV_JOIN, 0, 0, 3, 0);
+	ev(0, 550 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 #endif

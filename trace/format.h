@@ -51,8 +51,9 @@ enum ptb_ev_kind {
 	PTB_EV_SEM_INIT,       /* arg = value */
 	PTB_EV_SEM_WAIT,       /* outcome 0 taken, else not (trywait, timeout) */
 	PTB_EV_SEM_POST,
-	PTB_EV_RD_LOCK,
-	PTB_EV_WR_LOCK,
+	PTB_EV_RD_LOCK,        /* arg 1: no new reader goes in while a writer waits,
+				* 0: readers go first (glibc's default), or not known */
+	PTB_EV_WR_LOCK,        /* arg as RD_LOCK's */
 	PTB_EV_RW_UNLOCK,
 	PTB_EV_SPIN_LOCK,
 	PTB_EV_SPIN_UNLOCK,

@@ -308,19 +308,28 @@ int sem_post(sem_t *s)
 	return rc;
 }
 
+/* 1 when l lets no new reader in while a writer waits (glibc's
+ * PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP), 0 when readers go first
+ * (the default): each read and write lock event says so, for predict.
+ * Read from glibc's field, as plain() reads a mutex's kind. */
+static unsigned writer_first(const pthread_rwlock_t *l)
+{
+	return l->__data.__flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
+}
+
 /* A read or write lock: try first, wait as a pair only when it must. */
 static int rw_take(pthread_rwlock_t *l, int kind, int (*take)(pthread_rwlock_t *),
 		   int (*try)(pthread_rwlock_t *), const void *site)
 {
 	ptb_tr_gate(l, site);
 	if (ptb_tr_on && try(l) == 0) {
-		ptb_tr_event(kind, PTB_PH_INSTANT, l, 0, 0, site);
+		ptb_tr_event(kind, PTB_PH_INSTANT, l, writer_first(l), 0, site);
 		return 0;
 	}
 	ptb_tr_cpu();
-	ptb_tr_event(kind, PTB_PH_ENTER, l, 0, 0, site);
+	ptb_tr_event(kind, PTB_PH_ENTER, l, writer_first(l), 0, site);
 	int rc = take(l);
-	ptb_tr_event(kind, PTB_PH_LEAVE, l, 0, outcome(rc), site);
+	ptb_tr_event(kind, PTB_PH_LEAVE, l, writer_first(l), outcome(rc), site);
 	return rc;
 }
 
@@ -347,10 +356,10 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 	const void *site = PTB_SITE; \
 	ptb_tr_gate(l, site); \
 	ptb_tr_cpu(); \
-	ptb_tr_event(kind, PTB_PH_ENTER, l, 0, 0, site); \
+	ptb_tr_event(kind, PTB_PH_ENTER, l, writer_first(l), 0, site); \
 	uint64_t q0 = limit_begin_on(ts, clk); \
 	int rc = (call); \
-	ptb_tr_event(kind, PTB_PH_LEAVE, l, 0, outcome(rc), site); \
+	ptb_tr_event(kind, PTB_PH_LEAVE, l, writer_first(l), outcome(rc), site); \
 	limit_end(q0, rc == ETIMEDOUT); \
 	return rc
 
@@ -384,7 +393,7 @@ int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 	const void *site = PTB_SITE;
 	ptb_tr_gate(l, site);
 	int rc = real_fn(l);
-	EV(RD_LOCK, INSTANT, l, 0, outcome(rc), site);
+	EV(RD_LOCK, INSTANT, l, writer_first(l), outcome(rc), site);
 	return rc;
 }
 
@@ -394,7 +403,7 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 	const void *site = PTB_SITE;
 	ptb_tr_gate(l, site);
 	int rc = real_fn(l);
-	EV(WR_LOCK, INSTANT, l, 0, outcome(rc), site);
+	EV(WR_LOCK, INSTANT, l, writer_first(l), outcome(rc), site);
 	return rc;
 }
 

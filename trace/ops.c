@@ -147,8 +147,10 @@ static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t 
 	case PTB_EV_SEM_INIT:       return PTB_OP_SEM_INIT;
 	case PTB_EV_SEM_WAIT:       return ok ? PTB_OP_SEM_WAIT : -1;
 	case PTB_EV_SEM_POST:       return PTB_OP_SEM_POST;
-	case PTB_EV_RD_LOCK:        return ok ? PTB_OP_RDLOCK : -1;
-	case PTB_EV_WR_LOCK:        return ok ? PTB_OP_WRLOCK : -1;
+	case PTB_EV_RD_LOCK:        *arg = e->arg & 1 ? PTB_RW_WRITER_FIRST : 0;
+				    return ok ? PTB_OP_RDLOCK : -1;
+	case PTB_EV_WR_LOCK:        *arg = e->arg & 1 ? PTB_RW_WRITER_FIRST : 0;
+				    return ok ? PTB_OP_WRLOCK : -1;
 	case PTB_EV_RW_UNLOCK:      return PTB_OP_RWUNLOCK;
 	case PTB_EV_SLEEP:          *arg = sleep_ns(e, enter); return PTB_OP_DELAY;
 	default:                    return -1;

@@ -351,9 +351,9 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 		if (ob->head >= 0)
 			return wake_first(s, ob, t) < 0 ? -1 : 0;
 		return ob->value++, 0;
-	case PTB_OP_RDLOCK:
-		if (ob->owner < 0 && ob->head < 0)
-			return ob->readers++, 0;
+	case PTB_OP_RDLOCK:                      /* (readers first, unless the lock */
+		if (ob->owner < 0 && (ob->head < 0 || !(op->arg & PTB_RW_WRITER_FIRST)))
+			return ob->readers++, 0;         /* lets none in past a waiting writer) */
 		return ptb_sim_enqueue(s, o, t), 1;
 	case PTB_OP_WRLOCK:
 		if (ob->owner < 0 && !ob->readers)
