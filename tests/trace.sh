@@ -316,6 +316,8 @@ rc=$?
 check "predict of the magic and 200 MB of zeros: refused, exit 2 (got $rc), the rest not read (writer's status $(cat "$tmp/zeros.status"))" \
 	sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/zeros.err') -eq 1 ] && [ \$(cat '$tmp/zeros.status') -ne 0 ]"
 refused "predict --format xml" predict "$tmp/lock.trace" --format xml
+refused "predict --chrome-trace into a folder" predict "$tmp/lock.trace" --chrome-trace "$tmp"
+check "  ... naming --chrome-trace, not -o ($(cat "$tmp/r.err"))" grep -q '^ptbench predict: --chrome-trace ' "$tmp/r.err"
 if [ -x "${TRACE_MADE:=./tests/trace-made}" ] && "$TRACE_MADE" "$tmp/instant.trace" instant; then
 	refused "predict of a trace that spans no time" predict "$tmp/instant.trace"
 	refused "  and in JSON" predict "$tmp/instant.trace" --format json

@@ -10,6 +10,7 @@
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <sched.h>
@@ -389,10 +390,13 @@ void ptb_tr_own_drop(void) { atomic_store(&mine->n, 0); }
 static void name_program(void)
 {
 	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-	exe[n > 0 ? n : 0] = '\0';
-	const char *base = strrchr(exe, '/');
-	base = base ? base + 1 : exe;
+	const char *base = program_invocation_short_name;   /* as the user named it: */
+	if (!base || !*base) {                    /* /proc/self/exe resolves a link */
+		ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);   /* (redis-server */
+		exe[n > 0 ? n : 0] = '\0';            /* read redis-check-rdb) */
+		base = strrchr(exe, '/');
+		base = base ? base + 1 : exe;
+	}
 	size_t len = strlen(base);
 	memset(header.program, 0, sizeof header.program);
 	memcpy(header.program, base, len < sizeof header.program ? len : sizeof header.program - 1);

@@ -255,8 +255,8 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 	if (a->check && (t->h.sched & PTB_SCHED_UNTRACED_CPU)) {
 		ptb_ops_free(&o);
 		return ptb_bad_input("predict", "--check: over a tenth of the program's CPU time was "
-				     "outside the trace (processes it started, or a program it exec'd "
-				     "once it had threads): no prediction");
+				     "outside the trace (processes it started, a program it exec'd "
+				     "once it had threads, or threads started unseen): no prediction");
 	}
 	if (a->check && (t->h.sched & PTB_SCHED_PUT_BEHIND)) {
 		ptb_ops_free(&o);
@@ -331,8 +331,8 @@ int ptb_cmd_predict(int argc, char **argv)
 		return ptb_bad_input("predict", "--machine %s", err);
 	a.machine = a.machine_file ? &m : NULL;
 	/* a regular file only (the rename would replace a device), locked */
-	if (a.chrome && ptb_run_check_target(a.chrome, err, sizeof err))
-		return ptb_bad_input("predict", "--chrome-trace: %s", err);
+	if (a.chrome && ptb_run_check_target_of("--chrome-trace", a.chrome, err, sizeof err))
+		return ptb_bad_input("predict", "%s", err);
 	if (ptb_trace_load(argv[first], &t, err, sizeof err))
 		return ptb_bad_input("predict", "%s", err);
 	if (!a.remote_wake_given)

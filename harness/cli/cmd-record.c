@@ -368,10 +368,10 @@ static int warn_untraced_cpu(const struct ptb_trace *t, const struct rusage *ru)
 	double allowed = 0.001 * t->nthreads;
 	if (!(whole - traced - allowed > 0.05 && whole - traced - allowed > 0.1 * whole))
 		return 0;
-	fprintf(stderr, "ptbench record: warning: %.2f s of the %.2f s of CPU time the program "
-			"used (%.0f %%) is not in the trace: processes it started, or a program it "
-			"exec'd once it had threads; predict takes waits for them for fixed delays\n",
-			whole - traced, whole, 100 * (whole - traced) / whole);
+	fprintf(stderr, "ptbench record: warning: %.2f s of the %.2f s of CPU time the program used "
+		"(%.0f %%) is not in the trace: processes it started, a program it exec'd once it had "
+		"threads, or threads started unseen (C11's thrd_create, clone); predict takes waits "
+		"for them for fixed delays\n", whole - traced, whole, 100 * (whole - traced) / whole);
 	return 1;
 }
 

@@ -258,8 +258,9 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 	}
 	if (t->h.sched & PTB_SCHED_UNTRACED_CPU)
 		printf("\nnote: record found over a tenth of the program's CPU time outside the "
-		       "trace (processes it started, or a program\n      it exec'd once it had "
-		       "threads): their work is not replayed (--check refuses such a trace)\n");
+		       "trace (processes it started, a program\n      it exec'd once it had "
+		       "threads, or threads started unseen): their work is not replayed (--check "
+		       "refuses such a trace)\n");
 	if (t->h.sched & PTB_SCHED_PUT_BEHIND)
 		printf("\nnote: record put a thread that ran 2 s on end behind another that stood "
 		       "ready: if it waited for it by spinning,\n      its spin is in its work here "

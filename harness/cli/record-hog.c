@@ -53,9 +53,10 @@ static const char *const said[WHYS] = {
 		"another stood ready for the PU, and was put behind the others %u time%s, as a "
 		"time slice would: its spin is in its work, so predict's figures are too slow",
 	[BLIND] = "a thread ran %.1f s or more on end while another stood ready for the PU, "
-		"and was put behind the others %u time%s, as a time slice would (perf events, "
-		"which tell a spin from work, were refused): if it was spinning, its spin is in "
-		"its work and predict's figures are too slow",
+		"and was put behind the others %u time%s, as a time slice would, its code not "
+		"sampled (perf events refused, or too little of its time in user code to tell a "
+		"spin from work): if it was spinning, its spin is in its work and predict's "
+		"figures are too slow",
 	[ASIDE] = "a thread ran %.1f s or more on end while threads of another process stood "
 		"ready for the PU, and was put behind them %u time%s, as a time slice would: if "
 		"it was polling for them (waitpid with WNOHANG, say), its polls are in its work "

@@ -158,16 +158,21 @@ static int lock_target(const char *path, char *err, size_t errlen)
 
 int ptb_run_check_target(const char *path, char *err, size_t errlen)
 {
+	return ptb_run_check_target_of("-o", path, err, errlen);
+}
+
+int ptb_run_check_target_of(const char *opt, const char *path, char *err, size_t errlen)
+{
 	char tmp[4096];
 	struct stat st;
 	const char *kind;
 	int fd;
 	if (!*path) {
-		ptb_errf(err, errlen, "-o: an empty file name");
+		ptb_errf(err, errlen, "%s: an empty file name", opt);
 		return -1;
 	}
 	if (lstat(path, &st) == 0 && (kind = refused_kind(st.st_mode))) {
-		ptb_errf(err, errlen, "-o %s: is %s; -o writes only regular files", path, kind);
+		ptb_errf(err, errlen, "%s %s: is %s; %s writes only regular files", opt, path, kind, opt);
 		return -1;
 	}
 	if (ptb_run_tmp_name(path, getpid(), tmp, sizeof tmp) < 0) {

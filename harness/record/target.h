@@ -22,6 +22,8 @@ int ptb_run_tmp_name(const char *path, pid_t pid, char *buf, size_t len);
  * to write until it exits; -1 with err, one line: among others when
  * another process holds the path. */
 int ptb_run_check_target(const char *path, char *err, size_t errlen);
+/* The same, its messages naming the option opt ("-o" above). */
+int ptb_run_check_target_of(const char *opt, const char *path, char *err, size_t errlen);
 /* Let the paths go now, their lock files removed: for a process about to
  * end by a signal of its own (atexit does not run then). */
 void ptb_run_release_targets(void);
