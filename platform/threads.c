@@ -175,12 +175,15 @@ int ptb_thread_to_tail(pid_t tid)
 #define RING_PAGES 8                /* 32 KiB: 2000 samples of 16 bytes */
 
 /* Whether the samples in a perf ring are a spin's: 1, 0, or -1 when it
- * holds too few samples to say.  A loop of work may be short too (a hash
+ * holds too few samples to say; a poll's too, with polls_below: fewer
+ * samples than that (most of the time in the kernel, in the calls), at a
+ * few addresses anywhere.  A loop of work may be short too (a hash
  * of 4 s in under 512 bytes): a spin also has few instructions to be
  * found at.  (A loop that polls through a system call is sampled in the
  * program and in the C library too, as is a loop of work that reads a
  * clock: the two cannot be told apart here.) */
-static int ip_spin(const struct perf_event_mmap_page *head, const char *data, size_t size)
+static int ip_spin(const struct perf_event_mmap_page *head, const char *data, size_t size,
+		   size_t polls_below)
 {
 	uint64_t end = head->data_head, lo = UINT64_MAX, hi = 0, seen[SPIN_IPS];
 	__sync_synchronize();                  /* the records, after data_head */
@@ -203,10 +206,10 @@ static int ip_spin(const struct perf_event_mmap_page *head, const char *data, si
 		}
 		off += h->size;
 	}
-	return n < 20 ? -1 : distinct <= SPIN_IPS && hi - lo < SPIN_SPAN;
+	return n < 20 ? -1 : distinct <= SPIN_IPS && (hi - lo < SPIN_SPAN || n < polls_below);
 }
 
-int ptb_thread_spins(pid_t tid, int ms)
+int ptb_thread_spins(pid_t tid, int ms, int polls)
 {
 	struct perf_event_attr a = { .size = sizeof a, .type = PERF_TYPE_SOFTWARE,
 		.config = PERF_COUNT_SW_TASK_CLOCK, .sample_period = SAMPLE_NS,
@@ -221,7 +224,8 @@ int ptb_thread_spins(pid_t tid, int ms)
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		spins = ip_spin(m, (const char *)m + page, page * RING_PAGES);
+		size_t half = polls ? (size_t)ms * 1000000u / SAMPLE_NS / 2 : 0;
+		spins = ip_spin(m, (const char *)m + page, page * RING_PAGES, half);
 		munmap(m, len);
 	}
 	close(fd);
@@ -266,7 +270,7 @@ int ptb_descendants_release(const void *cpus, size_t cpus_size)
 	return (int)count;
 }
 #else
-int ptb_thread_spins(pid_t tid, int ms)
+int ptb_thread_spins(pid_t tid, int ms, int polls)
 {
 	(void)tid, (void)ms;
 	return -1;

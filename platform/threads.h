@@ -35,8 +35,10 @@ int ptb_thread_to_tail(pid_t tid);
 /* Whether thread tid spins: where its user code runs, sampled for ms
  * milliseconds of its CPU time, all within a few hundred bytes (a wait on
  * a flag) -- 1 it spins, 0 it works (or is ending), -1 the system would
- * not say (no perf events, or not permitted). */
-int ptb_thread_spins(pid_t tid, int ms);
+ * not say (no perf events, or not permitted).  With polls, a loop that
+ * spends most of its time in system calls, its own code at a dozen
+ * addresses or fewer anywhere (a waitpid with WNOHANG), is one too. */
+int ptb_thread_spins(pid_t tid, int ms, int polls);
 
 /* Make this process the reaper of its orphaned descendants (a daemon a
  * recorded program started), so that ptb_descendants_release finds them:

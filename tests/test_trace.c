@@ -335,10 +335,10 @@ int main(void)
 	tap_ok(forced == 0, "  nothing released by force (%llu)", (unsigned long long)forced);
 	make_mutex_recursive();
 	tap_near(replay(2, NULL), 50.0, 0.01, "a recursive mutex taken twice at once: 50 ms on 2 CPUs");
-	make_rwlock(0);
-	tap_near(replay(3, NULL), 300.0, 0.01, "a read lock past a waiting writer, readers first: 300 ms");
 	make_rwlock(1);
-	tap_near(replay(3, NULL), 400.0, 0.01, "a writer first: the second reader after it, 400 ms");
+	tap_near(replay(3, NULL), 300.0, 0.01, "a read lock past a waiting writer, readers first: 300 ms");
+	make_rwlock(0);
+	tap_near(replay(3, NULL), 400.0, 0.01, "a writer first (or not said): the reader after, 400 ms");
 	make_early_signal();
 	tap_near(replay(1, NULL), 60.0, 0.01, "a signal and its wait on 1 CPU: 60 ms");
 	make_early_signal();

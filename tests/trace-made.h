@@ -121,7 +121,8 @@ static inline void make_forced_join(void)
  * then works 50 ms.  Serial on any number of CPUs: 100 ms.  (Replayed as
  * recursive, main's second lock went through at once: 50 ms on 2 CPUs.)
  * As record writes it: main yields to thread 1 before its second lock,
- * which then does not wait, and each lock says that the mutex is plain.
+ * which then does not wait; each lock says that the mutex is plain, each
+ * unlock that another thread may unlock it.
  * Inline: not every program that includes this makes it. */
 static inline void make_mutex_semaphore(void)
 {
@@ -131,11 +132,11 @@ static inline void make_mutex_semaphore(void)
 	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
 	ev(0, 0, PTB_EV_YIELD, 1, 0, 0, 0);              /* as record's order makes it */
 	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
-	ev(1, 50 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 50 * MS, PTB_EV_UNLOCK, 0, M, 1, 0);
 	ev(1, 50 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 	ev(0, 50 * MS, PTB_EV_YIELD, 2, 0, 0, 0);
 	ev(0, 50 * MS, PTB_EV_LOCK, 0, M, 1, 0);
-	ev(0, 100 * MS, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 100 * MS, PTB_EV_UNLOCK, 0, M, 1, 0);
 	ev(0, 100 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
 	ev(0, 100 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
@@ -167,9 +168,10 @@ static inline void make_mutex_recursive(void)
  * on one PU one after the other, each lock free when asked for).  On 3
  * CPUs, where readers go first (glibc's default), thread 3 reads beside
  * thread 1 while thread 2 waits, which then writes from 200 to 300 ms;
- * where a waiting writer keeps new readers out (wf 1, each lock event's
- * arg), thread 3 reads after it: 400 ms.  Inline, as above. */
-static inline void make_rwlock(uint32_t wf)
+ * where a waiting writer keeps new readers out (each lock event's arg 0,
+ * as in a trace from before the flag), thread 3 reads after it: 400 ms.
+ * rf: the lock events' arg.  Inline, as above. */
+static inline void make_rwlock(uint32_t rf)
 {
 	enum { RW = 0x700 };
 	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
@@ -177,15 +179,15 @@ static inline void make_rwlock(uint32_t wf)
 		ev(0, 0, PTB_EV_CREATE, 0, 0, k, 0);
 	ev(0, 0, PTB_EV_JOIN, 1, 0, 1, 0);
 	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
-	ev(1, 0, PTB_EV_RD_LOCK, 0, RW, wf, 0);
+	ev(1, 0, PTB_EV_RD_LOCK, 0, RW, rf, 0);
 	ev(1, 200 * MS, PTB_EV_RW_UNLOCK, 0, RW, 0, 0);
 	ev(1, 200 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 	ev(2, 200 * MS, PTB_EV_START, 0, 0, 0, 0);
-	ev(2, 250 * MS, PTB_EV_WR_LOCK, 0, RW, wf, 0);
+	ev(2, 250 * MS, PTB_EV_WR_LOCK, 0, RW, rf, 0);
 	ev(2, 350 * MS, PTB_EV_RW_UNLOCK, 0, RW, 0, 0);
 	ev(2, 350 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 	ev(3, 350 * MS, PTB_EV_START, 0, 0, 0, 0);
-	ev(3, 450 * MS, PTB_EV_RD_LOCK, 0, RW, wf, 0);
+	ev(3, 450 * MS, PTB_EV_RD_LOCK, 0, RW, rf, 0);
 	ev(3, 550 * MS, PTB_EV_RW_UNLOCK, 0, RW, 0, 0);
 	ev(3, 550 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 	ev(0, 550 * MS, PTB_EV_JOIN, 2, 0, 1, 0);

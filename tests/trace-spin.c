@@ -14,6 +14,8 @@
  *   trace-spin pollchild  a forked child works 20 ms while its parent
  *                         polls for its end (waitpid with WNOHANG);
  *                         prints "reaped" and the child's status
+ *   trace-spin forkwork   a forked child would work 20 ms while its parent
+ *                         works 3 s and then waits for it: work, not a poll
  *   trace-spin spinwork   the main thread waits for a flag that a thread
  *                         sets after 20 ms of work, doing 1 ms of work of
  *                         its own between looks at the flag: a spin that
@@ -83,6 +85,20 @@ static int pollchild(void)
 	return 0;
 }
 
+static int forkwork(void)
+{
+	pid_t child = fork();
+	if (child < 0)
+		return 1;
+	if (child == 0) {
+		work_for_ns(20e6);
+		_exit(0);
+	}
+	work_for_ns(3e9);
+	int status;
+	return waitpid(child, &status, 0) == child && WIFEXITED(status) ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
 	const char *m = argc > 1 ? argv[1] : "";
@@ -94,6 +110,8 @@ int main(int argc, char **argv)
 		return pollchild();
 	if (!strcmp(m, "spinwork"))
 		return spin(1);
-	fprintf(stderr, "usage: trace-spin spin | burst | pollchild | spinwork\n");
+	if (!strcmp(m, "forkwork"))
+		return forkwork();
+	fprintf(stderr, "usage: trace-spin spin | burst | pollchild | forkwork | spinwork\n");
 	return 2;
 }

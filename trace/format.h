@@ -42,7 +42,8 @@ enum ptb_ev_kind {
 				* arg 1: of a kind its owner cannot take again (not
 				* recursive), 0 recursive or not known (older traces) */
 	PTB_EV_TRYLOCK,        /* outcome 0 acquired, else busy; arg as LOCK's */
-	PTB_EV_UNLOCK,
+	PTB_EV_UNLOCK,         /* arg 1: another thread than the owner may unlock it (the
+				* default and adaptive kinds), 0 not, or not known */
 	PTB_EV_COND_WAIT,      /* enter: arg = the object's sequence at entry; leave: outcome */
 	PTB_EV_COND_SIGNAL,    /* arg = the object's sequence after this signal */
 	PTB_EV_COND_BROADCAST, /* arg likewise */
@@ -51,8 +52,8 @@ enum ptb_ev_kind {
 	PTB_EV_SEM_INIT,       /* arg = value */
 	PTB_EV_SEM_WAIT,       /* outcome 0 taken, else not (trywait, timeout) */
 	PTB_EV_SEM_POST,
-	PTB_EV_RD_LOCK,        /* arg 1: no new reader goes in while a writer waits,
-				* 0: readers go first (glibc's default), or not known */
+	PTB_EV_RD_LOCK,        /* arg 1: a new reader goes in while a writer waits
+				* (glibc's default), 0 not, or not known */
 	PTB_EV_WR_LOCK,        /* arg as RD_LOCK's */
 	PTB_EV_RW_UNLOCK,
 	PTB_EV_SPIN_LOCK,

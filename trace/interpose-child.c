@@ -95,6 +95,8 @@ int system(const char *cmd)
 int pclose(FILE *f)
 {
 	PTB_REAL(int, "pclose", (FILE *));
+	if (f)                              /* closed inside: what was cached */
+		ptb_tr_fd_new(fileno(f));   /* under its number goes */
 	CHILD_WAIT(int, real_fn(f), rc_ < 0);
 }
 

@@ -13,6 +13,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -303,4 +306,38 @@ int epoll_ctl(int ep, int op, int fd, struct epoll_event *ev)
 				      memory_order_relaxed);
 	}
 	return rc;
+}
+
+/* The descriptors of anonymous inodes, handed out where no open wrapper
+ * sees them: what was cached under their numbers goes (a number that
+ * pclose freed inside the C library and an eventfd then took was taken
+ * for the pipe it had been, and the eventfd's wake-ups went uncounted). */
+int eventfd(unsigned int v, int flags)
+{
+	PTB_REAL(int, "eventfd", (unsigned int, int));
+	return ptb_tr_fd_new(real_fn(v, flags));
+}
+
+int signalfd(int fd, const sigset_t *mask, int flags)
+{
+	PTB_REAL(int, "signalfd", (int, const sigset_t *, int));
+	return ptb_tr_fd_new(real_fn(fd, mask, flags));
+}
+
+int epoll_create(int size)
+{
+	PTB_REAL(int, "epoll_create", (int));
+	return ptb_tr_fd_new(real_fn(size));
+}
+
+int epoll_create1(int flags)
+{
+	PTB_REAL(int, "epoll_create1", (int));
+	return ptb_tr_fd_new(real_fn(flags));
+}
+
+int timerfd_create(int clock, int flags)
+{
+	PTB_REAL(int, "timerfd_create", (int, int));
+	return ptb_tr_fd_new(real_fn(clock, flags));
 }

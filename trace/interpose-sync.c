@@ -40,6 +40,15 @@ static unsigned plain(const pthread_mutex_t *m)
 	return (m->__data.__kind & 3) != PTHREAD_MUTEX_RECURSIVE_NP;
 }
 
+/* 1 when another thread than the owner may unlock m (the default and the
+ * adaptive kinds; a recursive or error-checking one refuses, EPERM): each
+ * unlock event says so, and predict lets such an unlock release it. */
+static unsigned unlockable(const pthread_mutex_t *m)
+{
+	int kind = m->__data.__kind & 3;
+	return kind == PTHREAD_MUTEX_TIMED_NP || kind == PTHREAD_MUTEX_ADAPTIVE_NP;
+}
+
 static int outcome(int rc) { return rc == 0 ? PTB_OUT_OK : rc == ETIMEDOUT ? PTB_OUT_TIMEOUT : rc == EBUSY ? PTB_OUT_BUSY : PTB_OUT_ERROR; }
 
 /* A wait with a time limit: under SCHED_FIFO on one PU its timeout fires
@@ -142,7 +151,7 @@ int pthread_mutex_unlock(pthread_mutex_t *m)
 {
 	PTB_REAL(int, "pthread_mutex_unlock", (pthread_mutex_t *));
 	const void *site = PTB_SITE;
-	EV(UNLOCK, INSTANT, m, 0, 0, site);
+	EV(UNLOCK, INSTANT, m, unlockable(m), 0, site);
 	int rc = real_fn(m);
 	ptb_tr_handoff(m, site);
 	return rc;
@@ -163,7 +172,7 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 	if (!clocked && clk != (clockid_t)-1)
 		clocked = (int (*)(pthread_cond_t *, pthread_mutex_t *, clockid_t, const struct timespec *))
 			ptb_tr_real("pthread_cond_clockwait");
-	EV(UNLOCK, INSTANT, m, 0, 0, site);
+	EV(UNLOCK, INSTANT, m, unlockable(m), 0, site);
 	ptb_tr_cpu();
 	EV(COND_WAIT, ENTER, c, ptb_tr_seq_peek(c), 0, site);
 	uint64_t q0 = limit_begin_on(ts, clk);
@@ -308,13 +317,14 @@ int sem_post(sem_t *s)
 	return rc;
 }
 
-/* 1 when l lets no new reader in while a writer waits (glibc's
- * PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP), 0 when readers go first
- * (the default): each read and write lock event says so, for predict.
- * Read from glibc's field, as plain() reads a mutex's kind. */
-static unsigned writer_first(const pthread_rwlock_t *l)
+/* 1 when l lets a new reader in while a writer waits (glibc's default),
+ * 0 when it does not (PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP, and
+ * what a trace from before the flag is read as): each read and write lock
+ * event says so, for predict.  Read from glibc's field, as plain() reads
+ * a mutex's kind. */
+static unsigned readers_first(const pthread_rwlock_t *l)
 {
-	return l->__data.__flags == PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
+	return l->__data.__flags != PTHREAD_RWLOCK_PREFER_WRITER_NONRECURSIVE_NP;
 }
 
 /* A read or write lock: try first, wait as a pair only when it must. */
@@ -323,13 +333,13 @@ static int rw_take(pthread_rwlock_t *l, int kind, int (*take)(pthread_rwlock_t *
 {
 	ptb_tr_gate(l, site);
 	if (ptb_tr_on && try(l) == 0) {
-		ptb_tr_event(kind, PTB_PH_INSTANT, l, writer_first(l), 0, site);
+		ptb_tr_event(kind, PTB_PH_INSTANT, l, readers_first(l), 0, site);
 		return 0;
 	}
 	ptb_tr_cpu();
-	ptb_tr_event(kind, PTB_PH_ENTER, l, writer_first(l), 0, site);
+	ptb_tr_event(kind, PTB_PH_ENTER, l, readers_first(l), 0, site);
 	int rc = take(l);
-	ptb_tr_event(kind, PTB_PH_LEAVE, l, writer_first(l), outcome(rc), site);
+	ptb_tr_event(kind, PTB_PH_LEAVE, l, readers_first(l), outcome(rc), site);
 	return rc;
 }
 
@@ -356,10 +366,10 @@ int pthread_rwlock_wrlock(pthread_rwlock_t *l)
 	const void *site = PTB_SITE; \
 	ptb_tr_gate(l, site); \
 	ptb_tr_cpu(); \
-	ptb_tr_event(kind, PTB_PH_ENTER, l, writer_first(l), 0, site); \
+	ptb_tr_event(kind, PTB_PH_ENTER, l, readers_first(l), 0, site); \
 	uint64_t q0 = limit_begin_on(ts, clk); \
 	int rc = (call); \
-	ptb_tr_event(kind, PTB_PH_LEAVE, l, writer_first(l), outcome(rc), site); \
+	ptb_tr_event(kind, PTB_PH_LEAVE, l, readers_first(l), outcome(rc), site); \
 	limit_end(q0, rc == ETIMEDOUT); \
 	return rc
 
@@ -393,7 +403,7 @@ int pthread_rwlock_tryrdlock(pthread_rwlock_t *l)
 	const void *site = PTB_SITE;
 	ptb_tr_gate(l, site);
 	int rc = real_fn(l);
-	EV(RD_LOCK, INSTANT, l, writer_first(l), outcome(rc), site);
+	EV(RD_LOCK, INSTANT, l, readers_first(l), outcome(rc), site);
 	return rc;
 }
 
@@ -403,7 +413,7 @@ int pthread_rwlock_trywrlock(pthread_rwlock_t *l)
 	const void *site = PTB_SITE;
 	ptb_tr_gate(l, site);
 	int rc = real_fn(l);
-	EV(WR_LOCK, INSTANT, l, writer_first(l), outcome(rc), site);
+	EV(WR_LOCK, INSTANT, l, readers_first(l), outcome(rc), site);
 	return rc;
 }
 

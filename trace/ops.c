@@ -138,7 +138,8 @@ static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t 
 		*arg = e->kind == PTB_EV_SPIN_LOCK ? PTB_LOCK_SPIN | PTB_LOCK_PLAIN
 		     : e->arg & 1 ? PTB_LOCK_PLAIN : 0;
 		return ok ? PTB_OP_LOCK : -1;
-	case PTB_EV_UNLOCK: case PTB_EV_SPIN_UNLOCK: return PTB_OP_UNLOCK;
+	case PTB_EV_UNLOCK:         *arg = e->arg & 1 ? PTB_UNLOCK_BY_ANY : 0; return PTB_OP_UNLOCK;
+	case PTB_EV_SPIN_UNLOCK:    *arg = PTB_UNLOCK_BY_ANY; return PTB_OP_UNLOCK;
 	case PTB_EV_COND_WAIT:      *arg = enter ? enter->arg : e->arg; return PTB_OP_CWAIT;
 	case PTB_EV_COND_SIGNAL:    return PTB_OP_SIGNAL;
 	case PTB_EV_COND_BROADCAST: return PTB_OP_BROADCAST;
@@ -147,9 +148,9 @@ static int op_of(const struct ptb_tev *e, const struct ptb_tev *enter, uint64_t 
 	case PTB_EV_SEM_INIT:       return PTB_OP_SEM_INIT;
 	case PTB_EV_SEM_WAIT:       return ok ? PTB_OP_SEM_WAIT : -1;
 	case PTB_EV_SEM_POST:       return PTB_OP_SEM_POST;
-	case PTB_EV_RD_LOCK:        *arg = e->arg & 1 ? PTB_RW_WRITER_FIRST : 0;
+	case PTB_EV_RD_LOCK:        *arg = e->arg & 1 ? PTB_RW_READERS_FIRST : 0;
 				    return ok ? PTB_OP_RDLOCK : -1;
-	case PTB_EV_WR_LOCK:        *arg = e->arg & 1 ? PTB_RW_WRITER_FIRST : 0;
+	case PTB_EV_WR_LOCK:        *arg = e->arg & 1 ? PTB_RW_READERS_FIRST : 0;
 				    return ok ? PTB_OP_WRLOCK : -1;
 	case PTB_EV_RW_UNLOCK:      return PTB_OP_RWUNLOCK;
 	case PTB_EV_SLEEP:          *arg = sleep_ns(e, enter); return PTB_OP_DELAY;

@@ -39,7 +39,8 @@ struct ptb_op {
 	uint64_t obj, site;
 	uint64_t t;              /* recorded time of the call, ns */
 	uint64_t arg;            /* thread, sequence, count, value, delay ns, or bytes;
-				  * LOCK: PTB_LOCK_*; RDLOCK, WRLOCK: PTB_RW_* */
+				  * LOCK: PTB_LOCK_*; UNLOCK: PTB_UNLOCK_*;
+				  * RDLOCK, WRLOCK: PTB_RW_* */
 	uint64_t total;          /* CH_READ of 0 bytes: the bytes ever written to the stream */
 	double wait;             /* I/O: the time the call waited, ns (CH_*: used if the
 				  * stream turns out not to be a channel); CWAIT: the
@@ -52,9 +53,14 @@ struct ptb_op {
  * not recursive: the owner's second lock waits for another thread's
  * unlock). */
 enum { PTB_LOCK_SPIN = 1, PTB_LOCK_PLAIN = 2 };
-/* What a RDLOCK or WRLOCK operation takes: a lock that lets no new reader
- * in while a writer waits (else readers go first, glibc's default). */
-enum { PTB_RW_WRITER_FIRST = 1 };
+/* What a RDLOCK or WRLOCK operation takes: a lock that lets a new reader
+ * in while a writer waits (glibc's default; else, and in a trace from
+ * before the flag, the writer goes first). */
+enum { PTB_RW_READERS_FIRST = 1 };
+/* What an UNLOCK does when its thread is not the owner: releases the
+ * mutex (the default and adaptive kinds; else, and in a trace from before
+ * the flag, nothing). */
+enum { PTB_UNLOCK_BY_ANY = 1 };
 
 struct ptb_op_thread {
 	size_t n, cap;

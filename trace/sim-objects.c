@@ -263,17 +263,17 @@ int ptb_sim_exclusive(const struct sim *s, int o)
 
 /* An unlock by t.  By another thread than the owner: a mutex of the
  * default kind used as a semaphore (the owner, locking it again, waits
- * for it), which glibc allows, unless t was released into the lock by
- * force (then the owner's it stays). */
-static int mutex_release(struct sim *s, struct sobj *ob, int o, int t)
+ * for it), which glibc allows (the unlock says so: by_any), unless t was
+ * released into the lock by force (then the owner's it stays); glibc
+ * refuses it for the other kinds. */
+static int mutex_release(struct sim *s, struct sobj *ob, int o, int t, int by_any)
 {
 	if (ob->owner == t && ob->depth > 1)
 		return ob->depth--, 0;
-	if (s->th[t].forced_into == o + 1) {
-		s->th[t].forced_into = 0;
-		if (ob->owner >= 0 && ob->owner != t)
-			return 0;
-	}
+	int forced = s->th[t].forced_into == o + 1;
+	s->th[t].forced_into = forced ? 0 : s->th[t].forced_into;
+	if (ob->owner >= 0 && ob->owner != t && (forced || !by_any))
+		return 0;
 	ob->owner = -1, ob->depth = 0;
 	int w = ob->head;
 	if (w < 0)
@@ -320,7 +320,7 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 			return ob->owner = t, ob->depth++, 0;   /* recursive, unless */
 		return ptb_sim_enqueue(s, o, t), 1;     /* of a plain kind) */
 	case PTB_OP_UNLOCK:
-		return mutex_release(s, ob, o, t);
+		return mutex_release(s, ob, o, t, (op->arg & PTB_UNLOCK_BY_ANY) != 0);
 	case PTB_OP_CWAIT:
 		if (cond_ready(ob, op->arg))
 			return 0;
@@ -351,9 +351,9 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 		if (ob->head >= 0)
 			return wake_first(s, ob, t) < 0 ? -1 : 0;
 		return ob->value++, 0;
-	case PTB_OP_RDLOCK:                      /* (readers first, unless the lock */
-		if (ob->owner < 0 && (ob->head < 0 || !(op->arg & PTB_RW_WRITER_FIRST)))
-			return ob->readers++, 0;         /* lets none in past a waiting writer) */
+	case PTB_OP_RDLOCK:                      /* (past a waiting writer if the */
+		if (ob->owner < 0 && (ob->head < 0 || (op->arg & PTB_RW_READERS_FIRST)))
+			return ob->readers++, 0;         /* lock lets readers go first) */
 		return ptb_sim_enqueue(s, o, t), 1;
 	case PTB_OP_WRLOCK:
 		if (ob->owner < 0 && !ob->readers)

@@ -18,15 +18,17 @@
  * without, 8.10 real) -- until it has been judged work for LAST_NS on
  * end, since a spin over more code than a few hundred bytes looks like
  * work.  A thread that keeps only other processes' threads waiting is put
- * behind without a look: a poll through a system call (waitpid) is
- * sampled in two places, as is work that reads a clock.  A spin stays in
- * its thread's work, which no replay can tell from work, so what was put
+ * behind as a time slice would, and said to poll for them when its code
+ * is at a few addresses, anywhere, and mostly not in user space (a
+ * waitpid with WNOHANG in a loop).  A spin or a poll stays in its
+ * thread's work, which no replay can tell from work, so what was put
  * behind is said, and the trace marked.
  */
 #include "config.h"
 #include "cli/record-hog.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,7 +37,7 @@
 #include "platform/threads.h"
 
 #define HOG_NS 2000000000ull   /* the slice: longer than the jobs seen here */
-#define LAST_NS 20000000000ull /* judged work so long: put behind all the same */
+#define LAST_NS 60000000000ull /* judged work so long: put behind all the same */
 #define TICK_NS 250000000l     /* how often the threads are sampled */
 #define LOOK_MS 100            /* how long a candidate's code is sampled */
 
@@ -58,9 +60,10 @@ static const char *const said[WHYS] = {
 		"spin from work): if it was spinning, its spin is in its work and predict's "
 		"figures are too slow",
 	[ASIDE] = "a thread ran %.1f s or more on end while threads of another process stood "
-		"ready for the PU, and was put behind them %u time%s, as a time slice would: if "
-		"it was polling for them (waitpid with WNOHANG, say), its polls are in its work "
-		"and predict's figures are too slow",
+		"ready for the PU, and was put behind them %u time%s, as a time slice would: it "
+		"polled for them (its code at a few addresses, mostly in system calls: waitpid "
+		"with WNOHANG, say), or could not be sampled; its polls are in its work and "
+		"predict's figures are too slow",
 	[AT_LAST] = "a thread ran %.1f s or more on end, its code sampled as work every 2 s, "
 		"while another stood ready for the PU, and was put behind the others %u time%s "
 		"all the same: a spin over more than a few hundred bytes of code looks like "
@@ -92,29 +95,55 @@ static const struct seen *before(pid_t tid)
 	return w.nprev ? bsearch(&key, w.prev, w.nprev, sizeof key, by_tid) : NULL;
 }
 
-/* Whether a thread of c's own process stood ready: else only other
- * processes' did, whose work is not in the trace and whose order with
- * c's threads the replay does not follow, and nothing tells a poll for
- * them from a spin. */
+/* Whether thread j stood ready under a real-time policy: one that a
+ * process set to the normal policy cannot run beside SCHED_FIFO threads,
+ * whatever is put behind. */
+static int ready_rt(size_t j)
+{
+	if (!w.cur[j].ready)
+		return 0;
+	int policy = sched_getscheduler(w.cur[j].t.tid);
+	return policy == SCHED_FIFO || policy == SCHED_RR;
+}
+
+/* Whether a thread of c's own process stood ready (1), else only other
+ * processes' (0), whose work is not in the trace and whose order with
+ * c's threads the replay does not follow, or none that could run (-1). */
 static int sibling_ready(const struct seen *c, size_t n)
 {
+	int other = -1;
 	for (size_t j = 0; j < n; j++)
-		if (w.cur[j].ready && &w.cur[j] != c && w.cur[j].t.pid == c->t.pid)
-			return 1;
-	return 0;
+		if (&w.cur[j] != c && ready_rt(j)) {
+			if (w.cur[j].t.pid == c->t.pid)
+				return 1;
+			other = 0;
+		}
+	return other;
 }
 
 /* A thread that has run the slice on end while another stood ready: put
- * behind the others if it spins, or may (not seen; another process
- * kept waiting; judged work for LAST_NS). */
+ * behind the others if it spins, or may (not seen; judged work for
+ * LAST_NS).  One that keeps only another process waiting is put behind
+ * as a time slice would, said and marked only if it polls for it (a poll
+ * through a system call is sampled in the program and the C library, and
+ * mostly not at all, in the kernel): a parent that works while its child
+ * waits for the PU keeps a trace that predict can trust. */
 static void judge(struct seen *c, size_t n)
 {
-	int why = ASIDE;
+	int why = WHYS, sibling = sibling_ready(c, n);
 	uint64_t ran = c->worked + c->streak;
-	if (sibling_ready(c, n)) {
-		int spins = ptb_thread_spins(c->t.tid, LOOK_MS);
+	if (sibling < 0) {
+		c->streak = 0;
+		return;
+	}
+	int spins = ptb_thread_spins(c->t.tid, LOOK_MS, !sibling);
+	if (sibling) {
 		why = spins > 0 ? SPUN : spins < 0 ? BLIND : ran >= w.last_ns ? AT_LAST : WHYS;
 		c->worked = ran;
+	} else {
+		why = spins != 0 ? ASIDE : WHYS;
+		if (!spins)
+			ptb_thread_to_tail(c->t.tid);    /* a time slice, nothing to say */
 	}
 	if (why < WHYS && ptb_thread_to_tail(c->t.tid) == 0) {
 		w.moved[why]++;
