@@ -68,17 +68,23 @@ static int spin(int with_work)
 	return 0;
 }
 
-static int pollchild(void)
+/* A forked child that works 20 ms and exits with status; its pid, -1. */
+static pid_t child_working(int status)
 {
 	pid_t child = fork();
-	if (child < 0)
-		return 1;
 	if (child == 0) {
 		work_for_ns(20e6);
-		_exit(3);
+		_exit(status);
 	}
+	return child;
+}
+
+static int pollchild(void)
+{
+	pid_t child = child_working(3), got;
 	int status;
-	pid_t got;
+	if (child < 0)
+		return 1;
 	while ((got = waitpid(child, &status, WNOHANG)) == 0)
 		;
 	printf("reaped %d\n", got == child && WIFEXITED(status) ? WEXITSTATUS(status) : -1);
@@ -87,15 +93,11 @@ static int pollchild(void)
 
 static int forkwork(void)
 {
-	pid_t child = fork();
+	pid_t child = child_working(0);
+	int status;
 	if (child < 0)
 		return 1;
-	if (child == 0) {
-		work_for_ns(20e6);
-		_exit(0);
-	}
 	work_for_ns(3e9);
-	int status;
 	return waitpid(child, &status, 0) == child && WIFEXITED(status) ? 0 : 1;
 }
 

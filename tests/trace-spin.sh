@@ -56,6 +56,18 @@ put_behind() {
 		sh -c "[ $rc -eq 2 ] && [ \$(wc -l < '$tmp/$1.check') -eq 1 ] && grep -q spinning '$tmp/$1.check'"
 }
 
+# not_marked NAME WHAT: the trace of a program at work is not marked --
+# where perf events are refused (burst's recording said so), work cannot
+# be told from a spin or a poll, and the check is skipped
+not_marked() {
+	if grep -q 'not sampled' "$tmp/burst.err"; then
+		skip "perf events refused: work cannot be told from a spin here"
+	else
+		check "  $2 ($(field "$1" recorded.put_behind); $(head -c 80 "$tmp/$1.err"))" \
+			test "$(field "$1" recorded.put_behind)" = false
+	fi
+}
+
 # a thread that waits by spinning on a flag, for one that has not run: on
 # one PU under SCHED_FIFO it never let the other run, and the recording
 # went on until killed; the spinner is now put behind it after 2 s, and
@@ -68,12 +80,7 @@ put_behind spin 'put behind the others'
 # others came out as time off the CPU); where perf events are refused it
 # cannot be told, and is put behind
 record burst burst
-if grep -q 'not sampled' "$tmp/burst.err"; then
-	skip "perf events refused: a spin cannot be told from work here"
-else
-	check "  a thread at work 3 s is not put behind ($(field burst recorded.put_behind); $(head -c 80 "$tmp/burst.err"))" \
-		test "$(field burst recorded.put_behind)" = false
-fi
+not_marked burst "a thread at work 3 s is not put behind"
 
 # a parent that polls for its child's end with WNOHANG, while the child,
 # which shares the PU, would work 20 ms: the watch looked only at the
@@ -88,12 +95,7 @@ put_behind pollchild 'threads of another process stood ready'
 # (it was refused once the watch covered children, though its trace is
 # right); where perf events are refused it cannot be told
 record forkwork forkwork
-if grep -q 'not sampled' "$tmp/burst.err"; then
-	skip "perf events refused: a poll cannot be told from work here"
-else
-	check "  a parent at work is not marked ($(field forkwork recorded.put_behind); $(head -c 80 "$tmp/forkwork.err"))" \
-		test "$(field forkwork recorded.put_behind)" = false
-fi
+not_marked forkwork "a parent at work is not marked"
 
 # a spin that works 1 ms between looks at its flag, judged work at each
 # look (its code spans the program and the C library's clock): put behind
