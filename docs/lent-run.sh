@@ -1,0 +1,91 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# What ran on a lent machine of 16 CPUs, in the root docs/lent-root.sh
+# packed: `docs/lent-run.sh ARCHIVE OUT [SECONDS]` unpacks it, moves the
+# work (not this shell, which the machine's job supervisor follows) to the
+# root cgroup, where SCHED_FIFO is permitted to root, and runs under chroot,
+# each part's log written to OUT as it ends:
+#   probe.txt     the machine: CPUs, kernel, policy, cgroup
+#   unit.txt      the C unit tests (TAP), on this machine's topology
+#   machine.json  `ptbench run` of cond.pingpong, mutex.pingpong, create
+#                 (the costs of `predict --machine`)
+#   scaling-other.txt, scaling-fifo.txt
+#                 docs/predict-scaling.sh with real runs under the normal
+#                 policy and under SCHED_FIFO
+#   tests.txt     the shell tests of record and predict (TAP)
+# SECONDS (default 480) bounds the whole: the sittings start no round
+# past their share of it.
+set -u
+if [ "${1:-}" != inside ]; then
+	A=$1 O=$2 S=${3:-480}
+	R=/tmp/lent-root
+	mkdir -p "$R" && tar -C "$R" -xzf "$A" || exit 1
+	for d in proc sys dev; do mount --rbind "/$d" "$R/$d"; done
+	mount -t tmpfs tmpfs "$R/tmp"
+	mkdir -p "$R/dev/shm" && mount -t tmpfs tmpfs "$R/dev/shm" 2> /dev/null
+	mount --bind "$O" "$R/out"
+	# cgroup v2 only: under v1 the file is not there, and writing would make one
+	sh -c '[ -f /sys/fs/cgroup/cgroup.controllers ] && echo $$ > /sys/fs/cgroup/cgroup.procs
+		exec chroot "$1" /bin/sh /b/docs/lent-run.sh inside "$2"' sh "$R" "$S"
+	rc=$?
+	for d in out tmp dev/shm dev sys proc; do umount -R "$R/$d" 2> /dev/null; done
+	exit $rc
+fi
+S=$2
+start=$(date +%s)
+left() { echo $((S - ($(date +%s) - start))); }
+cd /b || exit 1
+export LANG=C LC_ALL=C PATH=/usr/bin TESTDATA=/b/tests/data top_srcdir=/b PTBENCH=/b/ptbench \
+	PTBENCH_T=/b/tests/ptbench-t JGET=/b/tests/jget PTB_HAVE_OPENMP=yes
+
+{
+	echo "date $(date -u +%FT%TZ) cpus $(nproc) kernel $(uname -r)"
+	grep -m1 'model name' /proc/cpuinfo
+	echo "cgroup $(cat /proc/self/cgroup)"
+	echo "rt_runtime $(cat /proc/sys/kernel/sched_rt_runtime_us)" \
+		"fifo $(chrt -f 1 true 2> /dev/null && echo yes || echo no)"
+	for c in /sys/devices/system/cpu/cpu[0-9]*; do
+		printf '%s:%s ' "${c##*cpu}" "$(cat "$c/topology/thread_siblings_list" 2> /dev/null)"
+	done
+	echo
+} > /out/probe.txt 2>&1
+cat /out/probe.txt
+
+for t in tests/test_*; do
+	[ "$t" = tests/test_report ] && continue
+	echo "# $t"
+	timeout 60 "$t" 2>&1
+	echo "# $t exit $?"
+done > /out/unit.txt
+echo "unit tests: $(grep -c '^ok' /out/unit.txt) ok, $(grep -c '^not ok' /out/unit.txt) not ok," \
+	"$(grep -c '^# .* exit [1-9]' /out/unit.txt) programs failed"
+
+./ptbench run -b cond.pingpong -b mutex.pingpong -b create --run-budget 15 \
+	-o /out/machine.json > /out/machine.txt 2>&1
+echo "machine: exit $?"
+
+# two sittings, each starting no round past its share of the time left
+# after them and the tests (about 90 s)
+share=$((($(left) - 90) / 2))
+[ $share -gt 0 ] || share=1
+# (a round takes 40-45 s on the development VM: its last starts 45 s early)
+first=$((share - 45))
+[ $first -gt 0 ] || first=1
+MACHINE=/out/machine.json PLAIN=0 REAL_SCHED=other DEADLINE=$first \
+	sh docs/predict-scaling.sh ./ptbench tests "2 4 8" 5 > /out/scaling-other.txt 2>&1
+echo "sitting, normal policy: $(grep -c ' real=' /out/scaling-other.txt) lines, $(left) s left"
+
+for t in trace trace-io trace-odd trace-spin trace-queue trace-pigz record-process; do
+	[ "$(left)" -gt 60 ] || { echo "# $t: no time left"; continue; }
+	a=$(date +%s)
+	echo "# tests/$t.sh"
+	timeout 120 sh "tests/$t.sh" 2>&1
+	echo "# tests/$t.sh exit $? in $(($(date +%s) - a)) s"
+done > /out/tests.txt
+echo "shell tests: $(grep -c '^ok' /out/tests.txt) ok, $(grep -c '^not ok' /out/tests.txt) not ok"
+grep -e '^not ok' -e '^# .* exit [1-9]' -e 'no time left' /out/tests.txt
+
+[ "$(left)" -gt 85 ] &&
+	MACHINE=/out/machine.json PLAIN=0 REAL_SCHED=fifo DEADLINE=$(($(left) - 85)) \
+	sh docs/predict-scaling.sh ./ptbench tests "2 4 8" 5 > /out/scaling-fifo.txt 2>&1
+echo "sitting, SCHED_FIFO: $(grep -c ' real=' /out/scaling-fifo.txt 2> /dev/null) lines, $(left) s left"
