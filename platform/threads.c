@@ -23,6 +23,44 @@
 #include <time.h>
 #endif
 
+#define SPIN_SPAN 512               /* bytes of code a spin's samples fall in, */
+#define SPIN_IPS 12                 /* at so many addresses at most */
+#define POLL_IPS 64                 /* a poll's, anywhere: its loop, the C library's
+				       call, the interposer's wrapper */
+
+/* A loop of work may be short too (a hash of 4 s in under 512 bytes): a
+ * spin also has few instructions to be found at.  A loop that polls
+ * through a system call is sampled in the program and in the C library
+ * too, as is a loop of work that reads a clock: the two cannot be told
+ * apart by addresses, but a poll's time is mostly the kernel's, which
+ * user-only samples do not see.  A poll of waitpid through the
+ * interposer came to 6-11 addresses on the development VM and on a
+ * 16-vCPU Xeon guest, where a recording once judged such a poll work
+ * when polls were held to the spins' 12 (tests/test_spin.c). */
+int ptb_samples_spin(const uint64_t *ip, size_t n, size_t polls_below)
+{
+	if (n < 20)
+		return -1;
+	uint64_t lo = UINT64_MAX, hi = 0, seen[POLL_IPS];
+	size_t distinct = 0;
+	for (size_t i = 0; i < n; i++) {
+		lo = ip[i] < lo ? ip[i] : lo, hi = ip[i] > hi ? ip[i] : hi;
+		if (distinct > POLL_IPS)          /* more than either limit already */
+			continue;
+		size_t k = 0;
+		while (k < distinct && seen[k] != ip[i])
+			k++;
+		if (k < distinct)
+			continue;
+		if (distinct == POLL_IPS)
+			distinct++;
+		else
+			seen[distinct++] = ip[i];
+	}
+	return (distinct <= SPIN_IPS && hi - lo < SPIN_SPAN) ||
+	       (distinct <= POLL_IPS && n < polls_below);
+}
+
 #ifdef __linux__
 static int read_schedstat(pid_t pid, long tid, unsigned long long *run, unsigned long long *ready)
 {
@@ -169,44 +207,27 @@ int ptb_thread_to_tail(pid_t tid)
 		return -1;
 	return sched_setscheduler(tid, SCHED_FIFO, &own) != 0 ? -1 : 0;
 }
-#define SPIN_SPAN 512               /* bytes of code a spin's samples fall in, */
-#define SPIN_IPS 12                 /* at so many addresses at most */
 #define SAMPLE_NS 200000            /* one sample per 200 us of its CPU time */
 #define RING_PAGES 8                /* 32 KiB: 2000 samples of 16 bytes */
+#define RING_SAMPLES (RING_PAGES * 4096 / 16)
 
-/* Whether the samples in a perf ring are a spin's: 1, 0, or -1 when it
- * holds too few samples to say; a poll's too, with polls_below: fewer
- * samples than that (most of the time in the kernel, in the calls), at a
- * few addresses anywhere.  A loop of work may be short too (a hash
- * of 4 s in under 512 bytes): a spin also has few instructions to be
- * found at.  (A loop that polls through a system call is sampled in the
- * program and in the C library too, as is a loop of work that reads a
- * clock: the two cannot be told apart here.) */
-static int ip_spin(const struct perf_event_mmap_page *head, const char *data, size_t size,
-		   size_t polls_below)
+/* The samples' addresses, in the order of a perf ring of PERF_SAMPLE_IP
+ * records; how many, at most max. */
+static size_t ring_ips(const struct perf_event_mmap_page *head, const char *data, size_t size,
+		       uint64_t *ip, size_t max)
 {
-	uint64_t end = head->data_head, lo = UINT64_MAX, hi = 0, seen[SPIN_IPS];
+	uint64_t end = head->data_head;
 	__sync_synchronize();                  /* the records, after data_head */
-	size_t n = 0, distinct = 0;
-	for (uint64_t off = 0; off + sizeof(struct perf_event_header) <= end && off < size;) {
+	size_t n = 0;
+	for (uint64_t off = 0; off + sizeof(struct perf_event_header) <= end && off < size && n < max;) {
 		const struct perf_event_header *h = (const void *)(data + off);
 		if (h->size == 0 || off + h->size > size)
 			break;
-		if (h->type == PERF_RECORD_SAMPLE) {
-			uint64_t ip;
-			memcpy(&ip, h + 1, sizeof ip);
-			lo = ip < lo ? ip : lo, hi = ip > hi ? ip : hi, n++;
-			size_t k = 0;
-			while (k < distinct && k < SPIN_IPS && seen[k] != ip)
-				k++;
-			if (k == distinct && distinct < SPIN_IPS)
-				seen[distinct] = ip;
-			if (k == distinct)
-				distinct++;
-		}
+		if (h->type == PERF_RECORD_SAMPLE)
+			memcpy(&ip[n++], h + 1, sizeof *ip);
 		off += h->size;
 	}
-	return n < 20 ? -1 : distinct <= SPIN_IPS && (hi - lo < SPIN_SPAN || n < polls_below);
+	return n;
 }
 
 int ptb_thread_spins(pid_t tid, int ms, int polls)
@@ -225,7 +246,9 @@ int ptb_thread_spins(pid_t tid, int ms, int polls)
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
 		size_t half = polls ? (size_t)ms * 1000000u / SAMPLE_NS / 2 : 0;
-		spins = ip_spin(m, (const char *)m + page, page * RING_PAGES, half);
+		static uint64_t ip[RING_SAMPLES];   /* (the watch's one thread) */
+		size_t n = ring_ips(m, (const char *)m + page, page * RING_PAGES, ip, RING_SAMPLES);
+		spins = ptb_samples_spin(ip, n, half);
 		munmap(m, len);
 	}
 	close(fd);

@@ -33,12 +33,19 @@ int ptb_threads_sample_below(struct ptb_thread_time *out, size_t max);
 int ptb_thread_to_tail(pid_t tid);
 
 /* Whether thread tid spins: where its user code runs, sampled for ms
- * milliseconds of its CPU time, all within a few hundred bytes (a wait on
- * a flag) -- 1 it spins, 0 it works (or is ending), -1 the system would
- * not say (no perf events, or not permitted).  With polls, a loop that
- * spends most of its time in system calls, its own code at a dozen
- * addresses or fewer anywhere (a waitpid with WNOHANG), is one too. */
+ * milliseconds of its CPU time (ptb_samples_spin) -- 1 it spins, 0 it
+ * works (or is ending), -1 the system would not say (no perf events, or
+ * not permitted, or too few samples).  With polls, a loop that spends
+ * most of its time in system calls (a waitpid with WNOHANG) is one too. */
 int ptb_thread_spins(pid_t tid, int ms, int polls);
+
+/* The rule, on the addresses of n samples of a thread's user code taken
+ * at equal steps of its CPU time: 1 a spin, its samples at a dozen
+ * addresses or fewer within a few hundred bytes (a wait on a flag), or
+ * -- where polls_below is not 0 -- a poll, fewer samples than
+ * polls_below (most of its time in the kernel) at a few dozen addresses
+ * or fewer anywhere; 0 work; -1 too few samples (under 20) to say. */
+int ptb_samples_spin(const uint64_t *ip, size_t n, size_t polls_below);
 
 /* Make this process the reaper of its orphaned descendants (a daemon a
  * recorded program started), so that ptb_descendants_release finds them:
