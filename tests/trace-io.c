@@ -6,6 +6,8 @@
  * ("work_ns N", the median), from which the test derives the wall time.
  *
  *   trace-io sleep THREADS WORK     each thread: work, sleep 50 ms, work
+ *   trace-io psleep, ssleep ...     the same, sleeping in ppoll or pselect
+ *                                   of no descriptor with a timeout
  *   trace-io timer THREADS WORK     each thread: work, read a timer
  *                                   descriptor that fires 50 ms later, work
  *   trace-io stdio THREADS WORK     the same through stdio: fread (even
@@ -26,10 +28,13 @@
  *                                   reading on to the end of the stream
  *   trace-io eventfd COUNT WORK     the same pipeline through an eventfd
  *                                   (a semaphore: a post of 1 per block)
+ *   trace-io ppoll COUNT WORK       the pair, the consumer waiting in ppoll
+ *   trace-io pselect COUNT WORK     the pair, the consumer waiting in pselect
  *   trace-io epoll COUNT WORK       the same through a pipe, the consumer
  *                                   waiting in epoll_wait before each read
  *                                   (predict models neither: --check must
  *                                   refuse them)
+ *   trace-io epwait COUNT WORK      the same, waiting in epoll_pwait
  *   trace-io pingpong COUNT WORK    two threads take turns through a pair
  *                                   of pipes, working at each turn
  *   trace-io futex COUNT WORK       the same through raw futexes, which no
@@ -50,6 +55,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
+#include <signal.h>
+#include <sys/select.h>
 #include <sys/epoll.h>
 #include <sys/eventfd.h>
 #include <sys/socket.h>
@@ -100,11 +107,18 @@ static void full_write(int fd, const void *buf, size_t n)
 }
 
 /* --- sleep --------------------------------------------------------------- */
+static char sleep_by = 'n';      /* nanosleep, ppoll or pselect of no descriptor */
+
 static void *sleeper(void *arg)
 {
 	struct timespec d = { 0, 50 * 1000 * 1000 };
 	unit();
-	nanosleep(&d, NULL);
+	if (sleep_by == 'p')
+		ppoll(NULL, 0, &d, NULL);
+	else if (sleep_by == 's')
+		pselect(0, NULL, NULL, NULL, &d, NULL);
+	else
+		nanosleep(&d, NULL);
 	unit();
 	return arg;
 }
@@ -182,6 +196,40 @@ static int chan[2], polling;
 
 static int by_eventfd, epoll_fd = -1;
 
+/* How the consumer waits before each read, and on what. */
+enum waiter { READ_ONLY, POLL, PPOLL, PSELECT, EPOLL_WAIT, EPOLL_PWAIT };
+static enum waiter waiter;
+static const struct {
+	const char *mode;
+	enum waiter waiter;
+	int pair, eventfd;       /* a socket pair, an eventfd: else a pipe */
+} pipelines[] = {
+	{ "pipe", READ_ONLY, 0, 0 },     { "pair", POLL, 1, 0 },
+	{ "ppoll", PPOLL, 1, 0 },        { "pselect", PSELECT, 1, 0 },
+	{ "eventfd", READ_ONLY, 0, 1 },  { "epoll", EPOLL_WAIT, 0, 0 },
+	{ "epwait", EPOLL_PWAIT, 0, 0 },
+};
+
+/* Wait until chan[0] is readable, as the mode says: 0, or -1. */
+static int await_block(void)
+{
+	struct pollfd in = { chan[0], POLLIN, 0 };
+	struct epoll_event ev;
+	sigset_t none;
+	fd_set r;
+	sigemptyset(&none);
+	FD_ZERO(&r);
+	FD_SET(chan[0], &r);
+	switch (waiter) {
+	case POLL: return poll(&in, 1, -1) == 1 ? 0 : -1;
+	case PPOLL: return ppoll(&in, 1, NULL, &none) == 1 ? 0 : -1;
+	case PSELECT: return pselect(chan[0] + 1, &r, NULL, NULL, NULL, &none) == 1 ? 0 : -1;
+	case EPOLL_WAIT: return epoll_wait(epoll_fd, &ev, 1, -1) == 1 ? 0 : -1;
+	case EPOLL_PWAIT: return epoll_pwait(epoll_fd, &ev, 1, -1, &none) == 1 ? 0 : -1;
+	default: return 0;
+	}
+}
+
 static void *producer(void *arg)
 {
 	static char block[BLOCK];
@@ -201,10 +249,8 @@ static void *producer(void *arg)
 static void *consumer(void *arg)
 {
 	static char block[BLOCK];
-	struct pollfd in = { chan[0], POLLIN, 0 };
-	struct epoll_event ev;
 	for (long k = 0; k < count; k++) {
-		if ((polling && poll(&in, 1, -1) != 1) || (epoll_fd >= 0 && epoll_wait(epoll_fd, &ev, 1, -1) != 1))
+		if (await_block())
 			exit(3);
 		full_read(chan[0], block, by_eventfd ? sizeof(uint64_t) : BLOCK);
 		unit();
@@ -311,14 +357,25 @@ static int cmp(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The index of a pipeline mode in pipelines[], or -1. */
+static int pipeline(const char *mode)
+{
+	for (size_t i = 0; i < sizeof pipelines / sizeof pipelines[0]; i++)
+		if (!strcmp(mode, pipelines[i].mode))
+			return (int)i;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|timer|stdio|behind|nap|pipe|pair|eventfd|epoll|pingpong|futex|file N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|psleep|ssleep|timer|stdio|behind|nap|pipe|pair|ppoll|pselect|eventfd|epoll|epwait|pingpong|futex|file N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
 	pthread_t th[MAXT];
+	if (!strcmp(argv[1], "psleep") || !strcmp(argv[1], "ssleep"))
+		sleep_by = argv[1][0], argv[1] = "sleep";
 	if (!strcmp(argv[1], "sleep") || !strcmp(argv[1], "timer") || !strcmp(argv[1], "stdio")) {
 		void *(*fn)(void *) = argv[1][0] == 't' ? timer_client : argv[1][1] == 't' ? stdio_client
 											: sleeper;
@@ -328,19 +385,20 @@ int main(int argc, char **argv)
 			pthread_create(&th[i], NULL, fn, (void *)(intptr_t)(i & 1));
 		for (long i = 0; i < n; i++)
 			pthread_join(th[i], NULL);
-	} else if (!strcmp(argv[1], "pipe") || !strcmp(argv[1], "pair") ||
-		   !strcmp(argv[1], "eventfd") || !strcmp(argv[1], "epoll")) {
-		polling = argv[1][1] == 'a';
-		by_eventfd = argv[1][1] == 'v';
+	} else if (pipeline(argv[1]) >= 0) {
+		size_t p = (size_t)pipeline(argv[1]);
+		waiter = pipelines[p].waiter;
+		polling = waiter == POLL || waiter == PPOLL || waiter == PSELECT;
+		by_eventfd = pipelines[p].eventfd;
 		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d blocks\n", MAXK), 2;
 		if (by_eventfd)
 			chan[0] = chan[1] = eventfd(0, EFD_SEMAPHORE);
-		else if (polling ? socketpair(AF_UNIX, SOCK_STREAM, 0, chan) : pipe(chan))
+		else if (pipelines[p].pair ? socketpair(AF_UNIX, SOCK_STREAM, 0, chan) : pipe(chan))
 			return perror("trace-io"), 1;
 		struct epoll_event ev = { .events = EPOLLIN };
-		if (argv[1][1] == 'p' && ((epoll_fd = epoll_create1(0)) < 0 ||
-					  epoll_ctl(epoll_fd, EPOLL_CTL_ADD, chan[0], &ev)))
+		if ((waiter == EPOLL_WAIT || waiter == EPOLL_PWAIT) &&
+		    ((epoll_fd = epoll_create1(0)) < 0 || epoll_ctl(epoll_fd, EPOLL_CTL_ADD, chan[0], &ev)))
 			return perror("trace-io"), 1;
 		pthread_create(&th[0], NULL, producer, NULL);
 		pthread_create(&th[1], NULL, consumer, NULL);

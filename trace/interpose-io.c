@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/select.h>
@@ -253,17 +254,34 @@ static int first_readable(const struct pollfd *fds, nfds_t n, int rc)
 	return -1;
 }
 
+static int first_set(int n, const fd_set *r, int rc)
+{
+	for (int fd = 0; rc > 0 && r && fd < n && fd < FD_SETSIZE; fd++)
+		if (FD_ISSET(fd, r))
+			return fd;
+	return -1;
+}
+
+/* The rest of a wrapper of a wait for several things, once recording:
+ * the real call, and the descriptor it found readable (of its result,
+ * rc).  An epoll instance's ready ones are not named: the instance's
+ * kind is the wait's. */
+#define MULTI_WAIT(call, ready)                                                     \
+	do {                                                                        \
+		const void *site = PTB_SITE;                                        \
+		uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();   \
+		int rc = (call), e = errno;                                         \
+		wait_done(t0, (ready), rc, site, q0);                               \
+		errno = e;                                                          \
+		return rc;                                                          \
+	} while (0)
+
 int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
 	PTB_REAL(int, "poll", (struct pollfd *, nfds_t, int));
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout);
-	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
-	int rc = real_fn(fds, n, timeout), e = errno;
-	wait_done(t0, first_readable(fds, n, rc), rc, site, q0);
-	errno = e;
-	return rc;
+	MULTI_WAIT(real_fn(fds, n, timeout), first_readable(fds, n, rc));
 }
 
 int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
@@ -271,12 +289,28 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 	PTB_REAL(int, "__poll_chk", (struct pollfd *, nfds_t, int, size_t));
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout, len);
-	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
-	int rc = real_fn(fds, n, timeout, len), e = errno;
-	wait_done(t0, first_readable(fds, n, rc), rc, site, q0);
-	errno = e;
-	return rc;
+	MULTI_WAIT(real_fn(fds, n, timeout, len), first_readable(fds, n, rc));
+}
+
+/* ppoll, pselect and epoll_pwait: the same waits, a signal mask set for
+ * their length (OpenSSH waits in ppoll; unwrapped, such a wait was time
+ * the trace could not place, and --check refused the program) */
+int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask)
+{
+	PTB_REAL(int, "ppoll", (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *));
+	if (!ptb_tr_recording())
+		return real_fn(fds, n, tmo, mask);
+	MULTI_WAIT(real_fn(fds, n, tmo, mask), first_readable(fds, n, rc));
+}
+
+int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask,
+		size_t len)
+{
+	PTB_REAL(int, "__ppoll_chk",
+		 (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *, size_t));
+	if (!ptb_tr_recording())
+		return real_fn(fds, n, tmo, mask, len);
+	MULTI_WAIT(real_fn(fds, n, tmo, mask, len), first_readable(fds, n, rc));
 }
 
 int select(int n, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
@@ -284,15 +318,17 @@ int select(int n, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
 	PTB_REAL(int, "select", (int, fd_set *, fd_set *, fd_set *, struct timeval *));
 	if (!ptb_tr_recording())
 		return real_fn(n, r, w, x, tv);
-	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
-	int rc = real_fn(n, r, w, x, tv), e = errno, ready = -1;
-	for (int fd = 0; rc > 0 && r && ready < 0 && fd < n && fd < FD_SETSIZE; fd++)
-		if (FD_ISSET(fd, r))
-			ready = fd;
-	wait_done(t0, ready, rc, site, q0);
-	errno = e;
-	return rc;
+	MULTI_WAIT(real_fn(n, r, w, x, tv), first_set(n, r, rc));
+}
+
+int pselect(int n, fd_set *r, fd_set *w, fd_set *x, const struct timespec *tmo,
+	    const sigset_t *mask)
+{
+	PTB_REAL(int, "pselect",
+		 (int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *));
+	if (!ptb_tr_recording())
+		return real_fn(n, r, w, x, tmo, mask);
+	MULTI_WAIT(real_fn(n, r, w, x, tmo, mask), first_set(n, r, rc));
 }
 
 int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
@@ -300,13 +336,15 @@ int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
 	PTB_REAL(int, "epoll_wait", (int, struct epoll_event *, int, int));
 	if (!ptb_tr_recording())
 		return real_fn(ep, ev, n, timeout);
-	const void *site = PTB_SITE;
-	uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();
-	int rc = real_fn(ep, ev, n, timeout), e = errno;
-	wait_done(t0, ep, rc, site, q0);      /* the ready ones are not named: the */
-						 /* instance's kind is the wait's */
-	errno = e;
-	return rc;
+	MULTI_WAIT(real_fn(ep, ev, n, timeout), ep);
+}
+
+int epoll_pwait(int ep, struct epoll_event *ev, int n, int timeout, const sigset_t *mask)
+{
+	PTB_REAL(int, "epoll_pwait", (int, struct epoll_event *, int, int, const sigset_t *));
+	if (!ptb_tr_recording())
+		return real_fn(ep, ev, n, timeout, mask);
+	MULTI_WAIT(real_fn(ep, ev, n, timeout, mask), ep);
 }
 
 int accept(int fd, struct sockaddr *a, socklen_t *al)
