@@ -70,9 +70,16 @@ misses5() {
 # The exact answers are those of the replay with wake-ups free: what
 # record measured of a remote wake-up on this machine is left out here
 # (--remote-wake 0; test_trace and trace.sh check that cost on its own).
+# And of the program's structure: the default, the wall time, is less the
+# program's start before the interposer (recorded.start_s: the exec, the
+# loader, 0.7 ms for the smallest program here), which the replay holds
+# as the main thread's first work and no formula of a test program's
+# threads does (trace.sh checks that part on its own).
 predicted() {
-	"$PTBENCH" predict "$1" --cpus "$2" --remote-wake 0 --format json > "$tmp/p.json" &&
-		"$JGET" "$tmp/p.json" "${3:-predictions.0.wall_s}"
+	"$PTBENCH" predict "$1" --cpus "$2" --remote-wake 0 --format json > "$tmp/p.json" || return
+	[ -n "${3:-}" ] && { "$JGET" "$tmp/p.json" "$3"; return; }
+	awk -v w="$("$JGET" "$tmp/p.json" predictions.0.wall_s)" \
+		-v s="$("$JGET" "$tmp/p.json" recorded.start_s)" 'BEGIN { printf "%.9g\n", w - s }'
 }
 
 # plot_golden KIND DIR: the data and script `plot --script DIR` wrote for

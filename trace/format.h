@@ -33,7 +33,9 @@
 
 /* What an event is.  The numbers are part of the file format. */
 enum ptb_ev_kind {
-	PTB_EV_START = 1,      /* a thread begins; arg = parent thread */
+	PTB_EV_START = 1,      /* a thread begins; arg = parent thread (UINT32_MAX:
+				* the main thread, whose obj is the ns from the
+				* exec to the interposer's start, 0 unknown) */
 	PTB_EV_EXIT,           /* a thread ends */
 	PTB_EV_CREATE,         /* arg = the new thread */
 	PTB_EV_JOIN,           /* arg = the joined thread (UINT32_MAX: not traced) */

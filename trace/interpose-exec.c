@@ -29,7 +29,7 @@ static char *remote_wake;      /* PTB_TRACE_REMOTE_WAKE_NS, for record's figure 
 
 static const char *const ours[] = { "PTB_TRACE_FILE", "PTB_TRACE_PRELOAD_WAS",
 				    "PTB_TRACE_FOLLOW", "PTB_TRACE_REMOTE_WAKE_NS",
-				    "PTB_TRACE_TEST_PAUSE_US", "PTB_TRACE_SEEN_CPUS" };
+				    "PTB_TRACE_TEST_PAUSE_US", "PTB_TRACE_SEEN_CPUS", "PTB_TRACE_EXEC" };
 
 static char *copy(const char *s) { return s ? strdup(s) : NULL; }
 

@@ -425,6 +425,9 @@ static void child_after_fork(void)
 	ptb_tr_file_close();
 }
 
+static int from_exec;                   /* the trace begins at the exec */
+static uint64_t exec_cpu;               /* then, the main thread's CPU time not the program's */
+
 /* A new trace: the header, with the cost of an event measured. */
 static int start_trace(const char *path)
 {
@@ -438,6 +441,8 @@ static int start_trace(const char *path)
 	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
 	header.probe_ns = ptb_tr_probe_cost();           /* through the gates, as calls pass them */
 	header.remote_wake = ptb_tr_remote_wake_cost();
+	if (ptb_tr_start_from_exec(&t0, &exec_cpu))      /* the loader's time is the program's */
+		header.t0 = t0, from_exec = 1, last_t = 0;
 	ptb_tr_file_header(&header, sizeof header, ptb_trace_sum(&header, sizeof header));
 	return 0;
 }
@@ -466,6 +471,7 @@ static int go_on_with(const char *path, const char *state)
 
 __attribute__((constructor)) static void ptb_tr_init(void)
 {
+	ptb_tr_start_mark();
 	const char *path = getenv("PTB_TRACE_FILE");
 	if (!path || !*path)
 		return;
@@ -478,8 +484,13 @@ __attribute__((constructor)) static void ptb_tr_init(void)
 		return;
 	pthread_atfork(NULL, NULL, child_after_fork);
 	ptb_tr_signals_init();
-	if (!follow)
-		ptb_tr_event(PTB_EV_START, PTB_PH_INSTANT, NULL, UINT32_MAX, 0, NULL);
+	if (follow)
+		return;
+	uint64_t t = now();              /* the start, and the time the program ran before it */
+	ptb_tr_event_at(from_exec ? t0 : t, PTB_EV_START, PTB_PH_INSTANT,
+			(const void *)(uintptr_t)(from_exec ? t - t0 : 0), UINT32_MAX, 0, NULL);
+	if (from_exec)                   /* the CPU time since the exec is the program's */
+		ptb_tr_event_at(t0, PTB_EV_CPU, PTB_PH_INSTANT, (const void *)(uintptr_t)exec_cpu, 0, 0, NULL);
 }
 
 __attribute__((destructor)) static void ptb_tr_fini(void) { ptb_tr_finish(); }

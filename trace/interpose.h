@@ -157,6 +157,13 @@ void ptb_tr_own_drop(void);
 /* The header's probe_ns and remote_wake (trace/interpose-cost.c). */
 uint32_t ptb_tr_probe_cost(void);
 uint32_t ptb_tr_remote_wake_cost(void);
+/* The constructor's start, taken first thing (trace/interpose-start.c). */
+void ptb_tr_start_mark(void);
+/* For a program `ptbench record` exec'd (PTB_TRACE_EXEC): the trace's t0
+ * at the exec, moved on by the constructor's setup so far so that now is
+ * the constructor's start, and the main thread's CPU time that is not the
+ * program's (before the exec, the setup): 1; 0 when not known. */
+int ptb_tr_start_from_exec(uint64_t *t0, uint64_t *cpu_base);
 
 /* The real function behind an interposed name (dlvsym first, for the
  * condition variables' current version). */

@@ -253,6 +253,14 @@ uint32_t ptb_trace_threads(const struct ptb_trace *t)
 	return n;
 }
 
+uint64_t ptb_trace_start_up(const struct ptb_trace *t)
+{
+	if (!t->nthreads || !t->th[0].n)
+		return 0;
+	const struct ptb_tev *e = &t->th[0].ev[0];   /* no more than the trace spans */
+	return e->kind == PTB_EV_START && e->arg == UINT32_MAX && e->obj <= t->end_t ? e->obj : 0;
+}
+
 void ptb_trace_free(struct ptb_trace *t)
 {
 	for (uint32_t i = 0; i < t->nthreads; i++)

@@ -30,6 +30,10 @@ struct ptb_trace {
 int ptb_trace_load(const char *path, struct ptb_trace *t, char *err, size_t errlen);
 /* The threads that left events: a number a failed create used up has none. */
 uint32_t ptb_trace_threads(const struct ptb_trace *t);
+/* The time from the program's exec to the interposer's start (the loader,
+ * libraries initialized first), in ns: part of the trace, as the main
+ * thread's first work; 0 when the trace does not say. */
+uint64_t ptb_trace_start_up(const struct ptb_trace *t);
 
 void ptb_trace_free(struct ptb_trace *t);
 

@@ -27,6 +27,7 @@
 #include "cli/commands.h"
 #include "cli/error.h"
 #include "cli/options.h"
+#include "cli/record-exec.h"
 #include "cli/record-hog.h"
 #include "cli/record-wake.h"
 #include "platform/cgroup.h"
@@ -220,24 +221,6 @@ static int place(const struct record_args *a)
 	if (a->fifo && sched_setscheduler(0, SCHED_FIFO, &sp) != 0)
 		warn_no_fifo(errno);
 	return 0;
-}
-
-/* The interposer takes its variables out of the program's environment
- * once it has claimed the trace, and puts LD_PRELOAD back as it was
- * (PTB_TRACE_PRELOAD_WAS: "=" and the value, or empty for none), so that
- * the program sees its own environment and its children record nothing. */
-static void run_child(char **argv, const char *lib, const char *tmp)
-{
-	char pre[8192], was[8192];
-	const char *old = getenv("LD_PRELOAD");
-	snprintf(pre, sizeof pre, "%s%s%s", lib, old && *old ? ":" : "", old && *old ? old : "");
-	snprintf(was, sizeof was, "%s%s", old ? "=" : "", old ? old : "");
-	setenv("PTB_TRACE_PRELOAD_WAS", was, 1);
-	setenv("LD_PRELOAD", pre, 1);
-	setenv("PTB_TRACE_FILE", tmp, 1);
-	execvp(argv[0], argv);
-	fprintf(stderr, "ptbench record: cannot run %s: %s\n", argv[0], strerror(errno));
-	_exit(127);
 }
 
 /* The signals a person or another program sends to end or poke a
@@ -477,7 +460,7 @@ int ptb_cmd_record(int argc, char **argv)
 		while (aside[0] >= 0 && read(aside[0], &c, 1) < 0 && errno == EINTR)
 			;                          /* until the end of the pipe */
 		sigprocmask(SIG_SETMASK, &mask, NULL);
-		run_child(argv + first, lib, tmp);
+		ptb_record_exec(argv + first, lib, tmp);
 	}
 	if (own_group)
 		setpgid(pid, pid);                 /* whichever runs first */

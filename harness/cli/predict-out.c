@@ -105,11 +105,12 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus),
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
 			"shared_share", r[i].shared_ns / r[i].wall_ns));
-	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:I, s:I, s:s, s:b, s:b, s:f, s:f, s:I}, s:o, "
+	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:f, s:I, s:I, s:s, s:b, s:b, s:f, s:f, s:I}, s:o, "
 				"s:{s:f, s:s}, "
 				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
-		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "threads", (json_int_t)ptb_trace_threads(t),
+		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "start_s", ptb_trace_start_up(t) * 1e-9,
+		"threads", (json_int_t)ptb_trace_threads(t),
 		"events", (json_int_t)t->events, "sched", sched_name(t->h.sched),
 		"put_behind", (t->h.sched & PTB_SCHED_PUT_BEHIND) != 0,
 		"untraced_cpu", (t->h.sched & PTB_SCHED_UNTRACED_CPU) != 0,
