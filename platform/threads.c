@@ -186,10 +186,71 @@ static long processes_below(long **below)
 	return (long)found;
 }
 
+/* Append the children of process pid, from each of its threads'
+ * children file, to the n numbers in *out (room for *cap): 0, or -1 when
+ * none of the files can be read (a kernel without CONFIG_PROC_CHILDREN;
+ * the process ended) or memory runs out.  (A thread that ended meanwhile
+ * has no file, and had no children to speak of.) */
+static int children_of(long pid, long **out, size_t *n, size_t *cap)
+{
+	char path[96];
+	snprintf(path, sizeof path, "/proc/%ld/task", pid);
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int rc = -1, failed = 0;
+	while (d && !failed && (e = readdir(d))) {
+		long tid = strtol(e->d_name, NULL, 10), child;
+		if (tid <= 0)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/task/%ld/children", pid, tid);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		rc = 0;
+		while (!failed && fscanf(f, "%ld", &child) == 1) {
+			if (*n == *cap) {
+				long *more = realloc(*out, 2 * *cap * sizeof **out);
+				if (!more) {
+					failed = 1;
+					break;
+				}
+				*out = more, *cap *= 2;
+			}
+			(*out)[(*n)++] = child;
+		}
+		fclose(f);
+	}
+	if (d)
+		closedir(d);
+	return failed ? -1 : rc;
+}
+
+/* processes_below by the children files, from this process down: its
+ * cost the tree's, not the machine's (a scan of all of /proc took 15 ms
+ * a sample beside 1,500 other processes, 0.6 ms beside 70; this, 0.12 ms
+ * in both).  A child created or reaped while a file is read may be missed
+ * there, and is found at the next sample; -1 where the files cannot be
+ * read, or the test asks for the scan (PTB_TEST_SCAN_PROC). */
+static long processes_below_by_children(long **below)
+{
+	size_t n = 0, cap = 64, next = 0;
+	long *out = malloc(cap * sizeof *out);
+	if (!out || getenv("PTB_TEST_SCAN_PROC") || children_of((long)getpid(), &out, &n, &cap)) {
+		free(out);
+		return -1;
+	}
+	for (; next < n && n < 1u << 20; next++)
+		children_of(out[next], &out, &n, &cap);      /* (one that ended: none) */
+	*below = out;
+	return (long)n;
+}
+
 int ptb_threads_sample_below(struct ptb_thread_time *out, size_t max)
 {
 	long *pids;
-	long count = processes_below(&pids);
+	long count = processes_below_by_children(&pids);
+	if (count < 0)
+		count = processes_below(&pids);
 	if (count < 0)
 		return -1;
 	size_t n = 0;
