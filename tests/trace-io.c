@@ -35,6 +35,9 @@
  *                                   (predict models neither: --check must
  *                                   refuse them)
  *   trace-io epwait COUNT WORK      the same, waiting in epoll_pwait
+ *   trace-io epchild COUNT WORK     epoll_wait on a pipe from a child
+ *                                   process that naps 2 ms before each
+ *                                   write: delays, no wake-ups
  *   trace-io pingpong COUNT WORK    two threads take turns through a pair
  *                                   of pipes, working at each turn
  *   trace-io futex COUNT WORK       the same through raw futexes, which no
@@ -62,6 +65,7 @@
 #include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/timerfd.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -329,6 +333,37 @@ static long long rchar(void)
 	return v;
 }
 
+/* epoll on a pipe from a child process that naps 2 ms before each of
+ * count writes, the parent reading each and working a unit: its waits
+ * are for another process, delays, not wake-ups between its threads. */
+static void epoll_child(void)
+{
+	static char block[BLOCK];
+	int p[2];
+	if (pipe(p))
+		exit(1);
+	pid_t c = fork();
+	if (c == 0) {
+		struct timespec d = { 0, 2 * 1000 * 1000 };
+		close(p[0]);
+		for (long k = 0; k < count; k++)
+			nanosleep(&d, NULL), full_write(p[1], block, BLOCK);
+		_exit(0);
+	}
+	close(p[1]);
+	struct epoll_event ev = { .events = EPOLLIN };
+	if (c < 0 || (epoll_fd = epoll_create1(0)) < 0 || epoll_ctl(epoll_fd, EPOLL_CTL_ADD, p[0], &ev))
+		exit(1);
+	chan[0] = p[0], waiter = EPOLL_WAIT;
+	for (long k = 0; k < count; k++) {
+		if (await_block())
+			exit(3);
+		full_read(p[0], block, BLOCK);
+		unit();
+	}
+	waitpid(c, NULL, 0);
+}
+
 /* One long write to a file (8 MiB), then count short ones (64 bytes):
  * prints on stderr the bytes read meanwhile -- what the interposer reads of
  * /proc, if it reads the run-queue time around every call on a file that
@@ -369,7 +404,7 @@ static int pipeline(const char *mode)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|psleep|ssleep|timer|stdio|behind|nap|pipe|pair|ppoll|pselect|eventfd|epoll|epwait|pingpong|futex|file N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|psleep|ssleep|timer|stdio|behind|nap|pipe|pair|ppoll|pselect|eventfd|epoll|epwait|epchild|pingpong|futex|file N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
@@ -415,6 +450,8 @@ int main(int argc, char **argv)
 		pingpong(argv[1][0] == 'f');
 	} else if (!strcmp(argv[1], "file")) {
 		file_writes();
+	} else if (!strcmp(argv[1], "epchild")) {
+		epoll_child();
 	} else {
 		return fprintf(stderr, "trace-io: no mode '%s'\n", argv[1]), 2;
 	}

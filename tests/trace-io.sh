@@ -139,6 +139,20 @@ for mode in eventfd epoll epwait; do
 	check "  $mode: its 20 wake-ups counted ($(predicted "$tmp/$mode.trace" 2 recorded.wakes))" \
 		test "$(predicted "$tmp/$mode.trace" 2 recorded.wakes)" = 20
 done
+# epoll on a pipe from a child process: waits for another process, delays
+# kept on any count of CPUs, no wake-ups between the program's threads,
+# and --check passes it (it refused it before: 20 wake-ups, 62 % of the time)
+record epchild 20 500000
+check "  epoll on a child process's pipe: no wake-ups counted ($(predicted "$tmp/epchild.trace" 2 recorded.wakes))" \
+	test "$(predicted "$tmp/epchild.trace" 2 recorded.wakes)" = 0
+within5 "  and its waits kept on 2 CPUs" "$(predicted "$tmp/epchild.trace" 2 predictions.0.wall_s)" \
+	"$(predicted "$tmp/epchild.trace" 1 recorded.wall_s)"
+if [ "$(predicted "$tmp/epchild.trace" 2 recorded.sched)" = fifo ]; then
+	"$PTBENCH" predict "$tmp/epchild.trace" --check > /dev/null 2>&1
+	check "  and --check accepts it" test $? -eq 0
+else
+	skip "--check of the child's pipe: SCHED_FIFO was not permitted"
+fi
 check "  a timer descriptor is no wake-up: the timer's trace has none ($(predicted "$tmp/timer.trace" 2 recorded.wakes))" \
 	test "$(predicted "$tmp/timer.trace" 2 recorded.wakes)" = 0
 

@@ -6,7 +6,9 @@
  * on one end and a read on the other name the same stream.
  */
 #define _GNU_SOURCE
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <stdarg.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -290,6 +292,30 @@ int socketpair(int dom, int type, int proto, int sv[2])
 	return rc;
 }
 
+/* Whether this process holds the other end of pipe fd too: a descriptor
+ * of the same inode open the other way.  A pipe from or to another
+ * process (stdin from a shell's pipeline, a child's output) wakes no
+ * thread of this one.  1 where it cannot tell. */
+static int other_end_here(int fd)
+{
+	struct stat a, b;
+	int mode = fcntl(fd, F_GETFL), found = 0;
+	DIR *d = mode < 0 || fstat(fd, &a) ? NULL : opendir("/proc/self/fd");
+	if (!d)
+		return 1;
+	struct dirent *e;
+	while (!found && (e = readdir(d))) {
+		int other = atoi(e->d_name), m;
+		if (e->d_name[0] < '0' || e->d_name[0] > '9' || other == fd || other == dirfd(d))
+			continue;
+		m = fcntl(other, F_GETFL);
+		found = m >= 0 && (m & O_ACCMODE) != (mode & O_ACCMODE) && fstat(other, &b) == 0 &&
+			b.st_ino == a.st_ino && b.st_dev == a.st_dev;
+	}
+	closedir(d);
+	return found;
+}
+
 /* An epoll instance that watches a descriptor through which the program's
  * threads may wake each other is one too: its waits are marked so, and
  * predict --check refuses a trace that spends long in them. */
@@ -300,7 +326,7 @@ int epoll_ctl(int ep, int op, int fd, struct epoll_event *ev)
 	if (rc || op == EPOLL_CTL_DEL || !ptb_tr_recording() || ep < 0 || ep >= FDS)
 		return rc;
 	int kind = ptb_tr_fd_kind(ptb_tr_fd_describe(fd));
-	if (kind == PTB_FD_PIPE || kind == PTB_FD_PAIR || kind == PTB_FD_WAKE) {
+	if ((kind == PTB_FD_PIPE && other_end_here(fd)) || kind == PTB_FD_PAIR || kind == PTB_FD_WAKE) {
 		uint64_t d = ptb_tr_fd_describe(ep) & ~(UINT64_C(0xf) << 60);
 		atomic_store_explicit(&fdcache[ep], d | (uint64_t)(PTB_FD_WAKE + 1) << 60,
 				      memory_order_relaxed);
