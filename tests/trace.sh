@@ -155,6 +155,8 @@ if [ -r "${SLOWINIT:-}" ]; then
 	start=$("$JGET" "$tmp/slow.json" recorded.start_s)
 	check "  recorded.start_s holds it: $start s for ${init:-?} ns" \
 		awk -v s="$start" -v i="${init:-0}" 'BEGIN { exit !(s >= i * 1e-9 && s < i * 1e-9 + 0.05) }'
+	"$PTBENCH" predict "$tmp/slow.trace" --cpus 1 > "$tmp/slow.txt"
+	check "  and the table says so" grep -q 's of it before the interposer started' "$tmp/slow.txt"
 	"$PTBENCH" record -o "$tmp/plain.trace" -- "$TRACE_PHASES" 1 1 2000000 0 > /dev/null 2>&1
 	start=$(predicted "$tmp/plain.trace" 1 recorded.start_s)
 	check "  without it, a start of under 50 ms ($start s)" \

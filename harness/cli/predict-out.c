@@ -231,9 +231,13 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 			     double base, const struct ptb_predict_unseen *u,
 			     const struct ptb_predict_args *a)
 {
-	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n\n", t->h.program,
+	printf("%s: recorded on 1 PU (%s) in %.3f s, %u threads, %llu events\n", t->h.program,
 	       ptb_trace_policy(t->h.sched) == PTB_SCHED_FIFO ? "SCHED_FIFO" : "normal policy: threads may have "
 	       "preempted each other", t->end_t * 1e-9, ptb_trace_threads(t), (unsigned long long)t->events);
+	if (ptb_trace_start_up(t))
+		printf("  %.3f s of it before the interposer started (the loader, libraries' "
+		       "constructors): counted as the main thread's work\n", ptb_trace_start_up(t) * 1e-9);
+	putchar('\n');
 	if (a->machine)
 		print_costs(a);
 	print_remote_wake(t, a);
