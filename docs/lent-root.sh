@@ -35,7 +35,13 @@ for t in $tools; do
 	for d in /usr/bin /bin /usr/sbin /sbin; do
 		[ -x "$d/$t" ] && { cp -L "$d/$t" "$R/usr/bin/$t"; break; }
 	done
+	[ -x "$R/usr/bin/$t" ] || echo "$0: $t is not on this machine: the root goes without it" >&2
 done
+# the C library loads it at run time, for pthread_exit and cancellation:
+# no program names it
+g=$(gcc -print-file-name=libgcc_s.so.1 2> /dev/null)
+[ -f "$g" ] || g=$(ldconfig -p | sed -n 's/.*libgcc_s.so.1 .*=> //p' | head -n 1)
+[ -f "$g" ] && mkdir -p "$R$(dirname "$g")" && cp -L "$g" "$R$(dirname "$g")/"
 # perl's own modules, for the tests that run programs through it
 pb=/usr/lib/x86_64-linux-gnu/perl-base
 [ -d "$pb" ] && mkdir -p "$R$pb" && cp -r "$pb/." "$R$pb/"

@@ -16,21 +16,25 @@
 # SECONDS (default 480) bounds the whole: the sittings start no round
 # past their share of it.
 set -u
-if [ "${1:-}" != inside ]; then
-	A=$1 O=$2 S=${3:-480}
+case ${1:-} in
+inside) ;;
+mounted)
+	# in a mount namespace of its own whose mounts are the host's slaves:
+	# nothing mounted or unmounted here reaches the host's /dev, /sys or
+	# /proc, and every mount goes with the namespace, however this ends
+	A=$2 O=$3 S=${4:-480}
 	R=/tmp/lent-root
-	mkdir -p "$R" && tar -C "$R" -xzf "$A" || exit 1
-	for d in proc sys dev; do mount --rbind "/$d" "$R/$d"; done
-	mount -t tmpfs tmpfs "$R/tmp"
-	mkdir -p "$R/dev/shm" && mount -t tmpfs tmpfs "$R/dev/shm" 2> /dev/null
-	mount --bind "$O" "$R/out"
+	rm -rf "$R" && mkdir -p "$R" && tar -C "$R" -xzf "$A" || exit 1
+	for d in proc sys dev; do mount --rbind "/$d" "$R/$d" || exit 1; done
+	mount -t tmpfs tmpfs "$R/tmp" && mount --bind "$O" "$R/out" || exit 1
+	mkdir -p "$R/dev/shm" && mount -t tmpfs tmpfs "$R/dev/shm"
 	# cgroup v2 only: under v1 the file is not there, and writing would make one
-	sh -c '[ -f /sys/fs/cgroup/cgroup.controllers ] && echo $$ > /sys/fs/cgroup/cgroup.procs
-		exec chroot "$1" /bin/sh /b/docs/lent-run.sh inside "$2"' sh "$R" "$S"
-	rc=$?
-	for d in out tmp dev/shm dev sys proc; do umount -R "$R/$d" 2> /dev/null; done
-	exit $rc
-fi
+	exec sh -c '[ -f /sys/fs/cgroup/cgroup.controllers ] && echo $$ > /sys/fs/cgroup/cgroup.procs
+		exec chroot "$1" /bin/sh /b/docs/lent-run.sh inside "$2"' sh "$R" "$S" ;;
+*)
+	[ $# -ge 2 ] || { echo "usage: $0 ARCHIVE OUT [SECONDS]" >&2; exit 2; }
+	exec unshare -m --propagation slave sh "$0" mounted "$@" ;;
+esac
 S=$2
 start=$(date +%s)
 left() { echo $((S - ($(date +%s) - start))); }

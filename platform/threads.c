@@ -25,7 +25,7 @@
 
 #define SPIN_SPAN 512               /* bytes of code a spin's samples fall in, */
 #define SPIN_IPS 12                 /* at so many addresses at most */
-#define POLL_IPS 64                 /* a poll's, anywhere: its loop, the C library's
+#define POLL_IPS 16                 /* a poll's, anywhere: its loop, the C library's
 				       call, the interposer's wrapper */
 
 /* A loop of work may be short too (a hash of 4 s in under 512 bytes): a
@@ -33,10 +33,12 @@
  * through a system call is sampled in the program and in the C library
  * too, as is a loop of work that reads a clock: the two cannot be told
  * apart by addresses, but a poll's time is mostly the kernel's, which
- * user-only samples do not see.  A poll of waitpid through the
- * interposer came to 6-11 addresses on the development VM and on a
- * 16-vCPU Xeon guest, where a recording once judged such a poll work
- * when polls were held to the spins' 12 (tests/test_spin.c). */
+ * user-only samples do not see.  Nor does the kernel's share tell a poll
+ * from work that makes many short system calls (a pread of a cached file
+ * in 4 KiB pieces, summed: 141-149 samples of 500): its code does, 34-38
+ * addresses there (the interposer's read wrapper alone some 25), where a
+ * poll of waitpid through the interposer came to 6-11 on the development
+ * VM and on a 16-vCPU Xeon guest (tests/test_spin.c). */
 int ptb_samples_spin(const uint64_t *ip, size_t n, size_t polls_below)
 {
 	if (n < 20)

@@ -43,8 +43,8 @@ int ptb_thread_spins(pid_t tid, int ms, int polls);
  * at equal steps of its CPU time: 1 a spin, its samples at a dozen
  * addresses or fewer within a few hundred bytes (a wait on a flag), or
  * -- where polls_below is not 0 -- a poll, fewer samples than
- * polls_below (most of its time in the kernel) at a few dozen addresses
- * or fewer anywhere; 0 work; -1 too few samples (under 20) to say. */
+ * polls_below (most of its time in the kernel) at 16 addresses or fewer
+ * anywhere; 0 work; -1 too few samples (under 20) to say. */
 int ptb_samples_spin(const uint64_t *ip, size_t n, size_t polls_below);
 
 /* Make this process the reaper of its orphaned descendants (a daemon a

@@ -20,6 +20,8 @@
  *                                   the read returns only when it is done),
  *                                   then works W
  *   trace-io nap 1 WORK             the same with a sleep of 30 ms, no timer
+ *   trace-io pnap, snap, onap ...   the same, sleeping in ppoll, pselect or
+ *                                   poll of no descriptor
  *   trace-io pipe COUNT WORK        a producer works and writes 4096 bytes
  *                                   COUNT times; a consumer reads them and
  *                                   works on each: a pipeline of two
@@ -28,8 +30,6 @@
  *                                   reading on to the end of the stream
  *   trace-io eventfd COUNT WORK     the same pipeline through an eventfd
  *                                   (a semaphore: a post of 1 per block)
- *   trace-io ppoll COUNT WORK       the pair, the consumer waiting in ppoll
- *   trace-io pselect COUNT WORK     the pair, the consumer waiting in pselect
  *   trace-io epoll COUNT WORK       the same through a pipe, the consumer
  *                                   waiting in epoll_wait before each read
  *                                   (predict models neither: --check must
@@ -190,7 +190,14 @@ static void nap(void)
 	struct timespec d = { 0, 30 * 1000 * 1000 };
 	pthread_t t;
 	pthread_create(&t, NULL, worker, NULL);
-	nanosleep(&d, NULL);
+	if (sleep_by == 'p')
+		ppoll(NULL, 0, &d, NULL);
+	else if (sleep_by == 's')
+		pselect(0, NULL, NULL, NULL, &d, NULL);
+	else if (sleep_by == 'o')
+		poll(NULL, 0, 30);
+	else
+		nanosleep(&d, NULL);
 	unit();
 	pthread_join(t, NULL);
 }
@@ -201,7 +208,7 @@ static int chan[2], polling;
 static int by_eventfd, epoll_fd = -1;
 
 /* How the consumer waits before each read, and on what. */
-enum waiter { READ_ONLY, POLL, PPOLL, PSELECT, EPOLL_WAIT, EPOLL_PWAIT };
+enum waiter { READ_ONLY, POLL, EPOLL_WAIT, EPOLL_PWAIT };
 static enum waiter waiter;
 static const struct {
 	const char *mode;
@@ -209,7 +216,6 @@ static const struct {
 	int pair, eventfd;       /* a socket pair, an eventfd: else a pipe */
 } pipelines[] = {
 	{ "pipe", READ_ONLY, 0, 0 },     { "pair", POLL, 1, 0 },
-	{ "ppoll", PPOLL, 1, 0 },        { "pselect", PSELECT, 1, 0 },
 	{ "eventfd", READ_ONLY, 0, 1 },  { "epoll", EPOLL_WAIT, 0, 0 },
 	{ "epwait", EPOLL_PWAIT, 0, 0 },
 };
@@ -220,14 +226,9 @@ static int await_block(void)
 	struct pollfd in = { chan[0], POLLIN, 0 };
 	struct epoll_event ev;
 	sigset_t none;
-	fd_set r;
 	sigemptyset(&none);
-	FD_ZERO(&r);
-	FD_SET(chan[0], &r);
 	switch (waiter) {
 	case POLL: return poll(&in, 1, -1) == 1 ? 0 : -1;
-	case PPOLL: return ppoll(&in, 1, NULL, &none) == 1 ? 0 : -1;
-	case PSELECT: return pselect(chan[0] + 1, &r, NULL, NULL, NULL, &none) == 1 ? 0 : -1;
 	case EPOLL_WAIT: return epoll_wait(epoll_fd, &ev, 1, -1) == 1 ? 0 : -1;
 	case EPOLL_PWAIT: return epoll_pwait(epoll_fd, &ev, 1, -1, &none) == 1 ? 0 : -1;
 	default: return 0;
@@ -404,13 +405,15 @@ static int pipeline(const char *mode)
 int main(int argc, char **argv)
 {
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-io sleep|psleep|ssleep|timer|stdio|behind|nap|pipe|pair|ppoll|pselect|eventfd|epoll|epwait|epchild|pingpong|futex|file N WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-io sleep|psleep|ssleep|timer|stdio|behind|nap|pnap|snap|onap|pipe|pair|eventfd|epoll|epwait|epchild|pingpong|futex|file N WORK\n"), 2;
 	long n = atol(argv[2]);
 	work = atol(argv[3]);
 	count = n;
 	pthread_t th[MAXT];
 	if (!strcmp(argv[1], "psleep") || !strcmp(argv[1], "ssleep"))
 		sleep_by = argv[1][0], argv[1] = "sleep";
+	if (!strcmp(argv[1], "pnap") || !strcmp(argv[1], "snap") || !strcmp(argv[1], "onap"))
+		sleep_by = argv[1][0], argv[1] = "nap";
 	if (!strcmp(argv[1], "sleep") || !strcmp(argv[1], "timer") || !strcmp(argv[1], "stdio")) {
 		void *(*fn)(void *) = argv[1][0] == 't' ? timer_client : argv[1][1] == 't' ? stdio_client
 											: sleeper;
@@ -423,7 +426,7 @@ int main(int argc, char **argv)
 	} else if (pipeline(argv[1]) >= 0) {
 		size_t p = (size_t)pipeline(argv[1]);
 		waiter = pipelines[p].waiter;
-		polling = waiter == POLL || waiter == PPOLL || waiter == PSELECT;
+		polling = waiter == POLL;
 		by_eventfd = pipelines[p].eventfd;
 		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d blocks\n", MAXK), 2;

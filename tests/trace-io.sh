@@ -9,7 +9,7 @@
 # do not hold the time the waiter spent ready behind a sibling on the PU; a pipe between two threads is a channel,
 # whose reader waits for the writer's bytes in the replay, so that a
 # producer and a consumer make a pipeline (speed-up 2K/(K+1)), through a
-# pipe or a socket pair (the reader waiting in poll, ppoll or pselect), and two
+# pipe or a socket pair, and two
 # threads taking turns through pipes stay serial.  Within 5 %.  The same
 # pipeline through an eventfd or through epoll_wait or epoll_pwait, which predict does not
 # replay, is refused by --check.
@@ -75,12 +75,15 @@ fi
 # --- a timer's answer at 30 ms that waits, on the one PU of the recording,
 # for a sibling working W: the wait is 30 ms, less the time the reader was
 # ready but behind the sibling (schedstat): 1 + 30 + W on 2 CPUs ----------
-# The same with a sleep of 30 ms (nap: no first read, so 0 + 30 + W).
+# The same with a sleep of 30 ms (nap: no first read, so 0 + 30 + W), and
+# with the sleep in ppoll, pselect or poll of no descriptor (pnap, snap,
+# onap: the time a timed-out wait took past its limit is the time behind
+# the sibling; before, 0 + 60 + W).
 if [ -r /proc/thread-self/schedstat ]; then
-	for mode in behind nap; do
-		record $mode 1 24000000
+	for mode in behind nap pnap snap onap; do
+		record $mode 1 48000000          # W about twice the 30 ms
 		f=1e6
-		[ $mode = nap ] && f=0
+		[ $mode != behind ] && f=0
 		exp=$(awk -v w="$W" -v f=$f 'BEGIN { m = w > 30e6 ? w : 30e6; printf "%.6f", (f + m + w) * 1e-9 }')
 		within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$exp"
 		for n in 2 4; do
@@ -94,14 +97,14 @@ else
 fi
 
 # --- a producer and a consumer through a pipe, then a socket pair (the
-# consumer polling first -- poll, ppoll, pselect -- and reading to the end): K W + W on 2 CPUs ------
+# consumer polling first, and reading to the end): K W + W on 2 CPUs ------
 # (recorded once more on a miss, as above: in one make check -j2 the pipe's
 # units ran 11 % longer than the program's median while recorded)
 K=30
 pipeline_exp() {
 	awk -v w="$W" -v k=$K -v n=$1 'BEGIN { printf "%.6f", (n == 1 ? 2 * k : k + 1) * w * 1e-9 }'
 }
-for mode in pipe pair ppoll pselect; do
+for mode in pipe pair; do
 	for attempt in 1 2; do
 		record $mode $K 1500000
 		missed=$(misses5 "$tmp/$mode.trace" pipeline_exp 1 2 4)

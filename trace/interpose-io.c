@@ -225,8 +225,14 @@ static __thread int polls_waited;
 
 /* A wait for any of several things: a delay, unless it ended with a
  * channel readable (the first one: that is the wait predict replays);
- * ready_fd is an epoll instance for epoll_wait, never a channel. */
-static void wait_done(uint64_t t0, int ready_fd, int rc, const void *site, uint64_t q0)
+ * ready_fd is an epoll instance for epoll_wait, never a channel.  One that
+ * timed out after limit ns (UINT64_MAX: none) and took longer, with no
+ * run-queue reading before it, was ready but behind a sibling on the PU
+ * for the rest (and the timer's slack): taken off its wait as a reading
+ * would be.  (Before, a nap in ppoll or poll of 30 ms while a sibling
+ * worked 60 ms was predicted to take the sibling's 60.) */
+static void wait_done(uint64_t t0, int ready_fd, int rc, const void *site, uint64_t q0,
+		      uint64_t limit)
 {
 	uint64_t t1 = ptb_tr_now();
 	ptb_tr_io_end();
@@ -238,6 +244,8 @@ static void wait_done(uint64_t t0, int ready_fd, int rc, const void *site, uint6
 		return;
 	}
 	uint64_t runq = runq_since(q0);
+	if (runq == UINT64_MAX && rc == 0 && limit != UINT64_MAX)
+		runq = t1 - t0 > limit ? t1 - t0 - limit : 0;
 	const void *stream = (const void *)(uintptr_t)ptb_tr_fd_stream(d, PTB_EV_READ);
 	if (rc > 0 && ready_fd >= 0 && ptb_tr_fd_channel(d))
 		ptb_tr_span(PTB_EV_POLL, t0, t1, stream, 0, ptb_tr_fd_kind(d), site, runq);
@@ -263,25 +271,36 @@ static int first_set(int n, const fd_set *r, int rc)
 }
 
 /* The rest of a wrapper of a wait for several things, once recording:
- * the real call, and the descriptor it found readable (of its result,
- * rc).  An epoll instance's ready ones are not named: the instance's
- * kind is the wait's. */
-#define MULTI_WAIT(call, ready)                                                     \
+ * the real call, the descriptor it found readable (of its result, rc),
+ * and its time limit in ns (UINT64_MAX: none).  An epoll instance's ready
+ * ones are not named: the instance's kind is the wait's. */
+#define MULTI_WAIT(call, ready, limit)                                              \
 	do {                                                                        \
 		const void *site = PTB_SITE;                                        \
+		uint64_t lim = (limit);            /* (select's is rewritten) */  \
 		uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();   \
 		int rc = (call), e = errno;                                         \
-		wait_done(t0, (ready), rc, site, q0);                               \
+		wait_done(t0, (ready), rc, site, q0, lim);                          \
 		errno = e;                                                          \
 		return rc;                                                          \
 	} while (0)
+
+static uint64_t ms_limit(int ms) { return ms < 0 ? UINT64_MAX : (uint64_t)ms * 1000000u; }
+static uint64_t ts_limit(const struct timespec *t)
+{
+	return t ? (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_nsec : UINT64_MAX;
+}
+static uint64_t tv_limit(const struct timeval *t)
+{
+	return t ? (uint64_t)t->tv_sec * 1000000000u + (uint64_t)t->tv_usec * 1000u : UINT64_MAX;
+}
 
 int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
 	PTB_REAL(int, "poll", (struct pollfd *, nfds_t, int));
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout);
-	MULTI_WAIT(real_fn(fds, n, timeout), first_readable(fds, n, rc));
+	MULTI_WAIT(real_fn(fds, n, timeout), first_readable(fds, n, rc), ms_limit(timeout));
 }
 
 int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
@@ -289,7 +308,7 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 	PTB_REAL(int, "__poll_chk", (struct pollfd *, nfds_t, int, size_t));
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, timeout, len);
-	MULTI_WAIT(real_fn(fds, n, timeout, len), first_readable(fds, n, rc));
+	MULTI_WAIT(real_fn(fds, n, timeout, len), first_readable(fds, n, rc), ms_limit(timeout));
 }
 
 /* ppoll, pselect and epoll_pwait: the same waits, a signal mask set for
@@ -300,7 +319,7 @@ int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset
 	PTB_REAL(int, "ppoll", (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *));
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, tmo, mask);
-	MULTI_WAIT(real_fn(fds, n, tmo, mask), first_readable(fds, n, rc));
+	MULTI_WAIT(real_fn(fds, n, tmo, mask), first_readable(fds, n, rc), ts_limit(tmo));
 }
 
 int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask,
@@ -310,7 +329,7 @@ int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const 
 		 (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *, size_t));
 	if (!ptb_tr_recording())
 		return real_fn(fds, n, tmo, mask, len);
-	MULTI_WAIT(real_fn(fds, n, tmo, mask, len), first_readable(fds, n, rc));
+	MULTI_WAIT(real_fn(fds, n, tmo, mask, len), first_readable(fds, n, rc), ts_limit(tmo));
 }
 
 int select(int n, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
@@ -318,7 +337,7 @@ int select(int n, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
 	PTB_REAL(int, "select", (int, fd_set *, fd_set *, fd_set *, struct timeval *));
 	if (!ptb_tr_recording())
 		return real_fn(n, r, w, x, tv);
-	MULTI_WAIT(real_fn(n, r, w, x, tv), first_set(n, r, rc));
+	MULTI_WAIT(real_fn(n, r, w, x, tv), first_set(n, r, rc), tv_limit(tv));
 }
 
 int pselect(int n, fd_set *r, fd_set *w, fd_set *x, const struct timespec *tmo,
@@ -328,7 +347,7 @@ int pselect(int n, fd_set *r, fd_set *w, fd_set *x, const struct timespec *tmo,
 		 (int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *));
 	if (!ptb_tr_recording())
 		return real_fn(n, r, w, x, tmo, mask);
-	MULTI_WAIT(real_fn(n, r, w, x, tmo, mask), first_set(n, r, rc));
+	MULTI_WAIT(real_fn(n, r, w, x, tmo, mask), first_set(n, r, rc), ts_limit(tmo));
 }
 
 int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
@@ -336,7 +355,7 @@ int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
 	PTB_REAL(int, "epoll_wait", (int, struct epoll_event *, int, int));
 	if (!ptb_tr_recording())
 		return real_fn(ep, ev, n, timeout);
-	MULTI_WAIT(real_fn(ep, ev, n, timeout), ep);
+	MULTI_WAIT(real_fn(ep, ev, n, timeout), ep, ms_limit(timeout));
 }
 
 int epoll_pwait(int ep, struct epoll_event *ev, int n, int timeout, const sigset_t *mask)
@@ -344,7 +363,7 @@ int epoll_pwait(int ep, struct epoll_event *ev, int n, int timeout, const sigset
 	PTB_REAL(int, "epoll_pwait", (int, struct epoll_event *, int, int, const sigset_t *));
 	if (!ptb_tr_recording())
 		return real_fn(ep, ev, n, timeout, mask);
-	MULTI_WAIT(real_fn(ep, ev, n, timeout, mask), ep);
+	MULTI_WAIT(real_fn(ep, ev, n, timeout, mask), ep, ms_limit(timeout));
 }
 
 int accept(int fd, struct sockaddr *a, socklen_t *al)
