@@ -84,6 +84,11 @@ while [ $r -le "$R" ]; do
 			k=$((k + 1))
 		done
 		unset PTB_TRACE_LIB
+		# a second's pause: a SCHED_FIFO run on CPUs 0-1 just after a
+		# recording was at times serial (zstd -T4: 0.90-0.98 s in 2 of 5
+		# tries, 0.55-0.59 a second later), what of the recording lingers
+		# not established
+		sleep 1
 		a=$(now); $REAL taskset -c 0,1 $cmd < "$in" > "$V/real.out"; b=$(now)
 		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
 		"$P" predict "$V/t" --cpus 2 --remote-wake 0 --format json > "$V/f.json"
