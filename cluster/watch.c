@@ -82,10 +82,14 @@ void ptb_cl_fail(struct ptb_cl *c, const char *fmt, ...)
 	va_end(ap);
 	n = n < (int)sizeof line - 1 ? n : (int)sizeof line - 2;
 	line[n++] = '\n';
-	if (write(2, line, (size_t)n) < 0)
-		_exit(2);
+	/* the file first: a launcher that sees the line (or a rank's death)
+	 * may end this process at once -- Open MPI's mpirun sent SIGTERM
+	 * between the two, and the file was left unmarked (cluster.sh 32,
+	 * twice in CI) */
 	if (c && c->rank == 0 && c->doc)
 		ptb_cl_save(c, "incomplete");
+	if (write(2, line, (size_t)n) < 0)
+		_exit(2);
 	if (c)
 		ptb_cl_node_suite_abandon(c);
 	if (c && c->size > 0)
