@@ -203,7 +203,7 @@ static void nap(void)
 }
 
 /* --- pipe and pair: producer and consumer ------------------------------- */
-static int chan[2], polling;
+static int chan[2];
 
 static int by_eventfd, epoll_fd = -1;
 
@@ -260,7 +260,7 @@ static void *consumer(void *arg)
 		full_read(chan[0], block, by_eventfd ? sizeof(uint64_t) : BLOCK);
 		unit();
 	}
-	if (polling && read(chan[0], block, BLOCK) != 0)   /* the end: the producer closed */
+	if (waiter == POLL && read(chan[0], block, BLOCK) != 0)   /* the end: the producer closed */
 		exit(3);
 	return arg;
 }
@@ -426,7 +426,6 @@ int main(int argc, char **argv)
 	} else if (pipeline(argv[1]) >= 0) {
 		size_t p = (size_t)pipeline(argv[1]);
 		waiter = pipelines[p].waiter;
-		polling = waiter == POLL;
 		by_eventfd = pipelines[p].eventfd;
 		if (n < 1 || n > MAXK)
 			return fprintf(stderr, "trace-io: 1-%d blocks\n", MAXK), 2;

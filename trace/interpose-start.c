@@ -11,7 +11,6 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
 #include "trace/interpose.h"
 
@@ -19,17 +18,10 @@
 
 static uint64_t entry_wall, entry_cpu;     /* when the constructor began */
 
-static uint64_t ns(clockid_t clock)
-{
-	struct timespec ts;
-	clock_gettime(clock, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 void ptb_tr_start_mark(void)
 {
-	entry_wall = ns(CLOCK_MONOTONIC);
-	entry_cpu = ns(CLOCK_THREAD_CPUTIME_ID);
+	entry_wall = ptb_tr_now();
+	entry_cpu = ptb_tr_thread_cpu();
 }
 
 int ptb_tr_start_from_exec(uint64_t *t0, uint64_t *cpu_base)
@@ -40,8 +32,8 @@ int ptb_tr_start_from_exec(uint64_t *t0, uint64_t *cpu_base)
 	if (!v || sscanf(v, "%llu %llu%c", &wall, &cpu, &tail) != 2 || wall > entry_wall ||
 	    entry_wall - wall > LONGEST_START_NS || cpu > entry_cpu)
 		return 0;
-	uint64_t setup_wall = ns(CLOCK_MONOTONIC) - entry_wall;
-	uint64_t setup_cpu = ns(CLOCK_THREAD_CPUTIME_ID) - entry_cpu;
+	uint64_t setup_wall = ptb_tr_now() - entry_wall;
+	uint64_t setup_cpu = ptb_tr_thread_cpu() - entry_cpu;
 	*t0 = wall + setup_wall;                /* now is the constructor's start */
 	*cpu_base = cpu + setup_cpu;            /* CPU time before the exec, and the setup's */
 	return 1;

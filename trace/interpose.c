@@ -190,6 +190,8 @@ static uint64_t thread_cpu(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t ptb_tr_thread_cpu(void) { return thread_cpu(); }
+
 /* Under the normal policy a thread may be preempted anywhere, by its
  * siblings or by other programs: every event but the end of a wait then
  * carries the thread's CPU clock, so that no preemption is taken for work

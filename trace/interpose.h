@@ -23,6 +23,8 @@ void ptb_tr_event_at(uint64_t t, int kind, int phase, const void *obj, uint32_t 
 		     int outcome, const void *site);
 /* CLOCK_MONOTONIC ns; and whether this thread records now. */
 uint64_t ptb_tr_now(void);
+/* This thread's CPU clock, ns. */
+uint64_t ptb_tr_thread_cpu(void);
 int ptb_tr_recording(void);
 /* A call that waited from t0 to t1: an enter/leave pair, then the
  * thread's CPU time, whose event carries runq_ns (the part of the call
