@@ -11,7 +11,7 @@
 # producer and a consumer make a pipeline (speed-up 2K/(K+1)), through a
 # pipe or a socket pair, and two
 # threads taking turns through pipes stay serial.  Within 5 %.  The same
-# pipeline through an eventfd or through epoll_wait or epoll_pwait, which predict does not
+# pipeline through an eventfd or through epoll_wait, epoll_pwait or epoll_pwait2, which predict does not
 # replay, is refused by --check.
 . "$top_srcdir/tests/tap.sh"
 : "${TRACE_IO:=./tests/trace-io}"
@@ -133,7 +133,14 @@ fi
 # where the wake-up was there already; a pipe read after epoll_wait waits
 # in epoll_wait, a delay), so --check refuses them, in one line, where it
 # passed them before with the prediction wrong; the plain pipe above passes
-for mode in eventfd epoll epwait; do
+# (epoll_pwait2 where the kernel has it: 5.11 on)
+modes="eventfd epoll epwait ep2wait"
+"$TRACE_IO" ep2wait 1 1000 > /dev/null 2>&1
+if [ $? -eq 77 ]; then
+	modes="eventfd epoll epwait"
+	skip "epoll_pwait2: this kernel does not have it"
+fi
+for mode in $modes; do
 	record $mode 20 1500000
 	"$PTBENCH" predict "$tmp/$mode.trace" --check > /dev/null 2> "$tmp/$mode.check"
 	rc=$?

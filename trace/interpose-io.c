@@ -311,7 +311,7 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 	MULTI_WAIT(real_fn(fds, n, timeout, len), first_readable(fds, n, rc), ms_limit(timeout));
 }
 
-/* ppoll, pselect and epoll_pwait: the same waits, a signal mask set for
+/* ppoll, pselect, epoll_pwait (and epoll_pwait2 below): the same waits, a signal mask set for
  * their length (OpenSSH waits in ppoll; unwrapped, such a wait was time
  * the trace could not place, and --check refused the program) */
 int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask)
@@ -364,6 +364,19 @@ int epoll_pwait(int ep, struct epoll_event *ev, int n, int timeout, const sigset
 	if (!ptb_tr_recording())
 		return real_fn(ep, ev, n, timeout, mask);
 	MULTI_WAIT(real_fn(ep, ev, n, timeout, mask), ep, ms_limit(timeout));
+}
+
+/* glibc 2.35's epoll_pwait2, its limit a timespec (libuv and GLib use it
+ * where the kernel has it; unwrapped, its wait was time the trace could
+ * not place) */
+int epoll_pwait2(int ep, struct epoll_event *ev, int n, const struct timespec *tmo,
+		 const sigset_t *mask)
+{
+	PTB_REAL(int, "epoll_pwait2",
+		 (int, struct epoll_event *, int, const struct timespec *, const sigset_t *));
+	if (!ptb_tr_recording())
+		return real_fn(ep, ev, n, tmo, mask);
+	MULTI_WAIT(real_fn(ep, ev, n, tmo, mask), ep, ts_limit(tmo));
 }
 
 int accept(int fd, struct sockaddr *a, socklen_t *al)
