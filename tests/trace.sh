@@ -309,6 +309,26 @@ check "  4 CPUs: at least $P ms more ($free4 s, $dear4 s)" \
 check "the table notes the CPUs shared at 2 CPUs, not at 8" \
 	sh -c "grep -q 'of the time at 2 CPUs' '$tmp/shared.txt' && ! grep -q 'of the time at 8 CPUs' '$tmp/shared.txt'"
 
+# --- a record killed by SIGKILL leaves TRACE.tmp.PID (nothing runs then
+# to remove it); the next record to the same file removes it, and only the
+# files of processes that are gone (they were left for good before)
+"$PTBENCH" record -o "$tmp/killed.trace" -- sleep 30 > /dev/null 2>&1 &
+pid=$!
+for i in $(seq 1 100); do     # until the program has begun its trace
+	ls "$tmp" | grep -q '^killed\.trace\.tmp' && break
+	sleep 0.1
+done
+kill -KILL $pid
+wait $pid 2> /dev/null
+left=$(ls "$tmp" | grep -c '^killed\.trace\.tmp')
+: > "$tmp/killed.trace.tmp.$$"
+"$PTBENCH" record -o "$tmp/killed.trace" -- true > /dev/null 2>&1
+check "after SIGKILL ($left file(s) left), the next record removes it, not a live process's" \
+	sh -c "[ $left -ge 1 ] && [ -e '$tmp/killed.trace.tmp.$$' ] &&
+		[ -z \"\$(ls '$tmp' | grep '^killed\.trace\.tmp' | grep -v '\.$$\$')\" ]"
+check "  and its trace is whole" "$PTBENCH" predict "$tmp/killed.trace" --cpus 1
+rm -f "$tmp/killed.trace.tmp.$$"
+
 # --- bad input: one line on stderr, nothing on stdout, exit 2 -------------
 head -c 1000 "$tmp/lock.trace" > "$tmp/truncated.trace"
 cp "$tmp/lock.trace" "$tmp/damaged.trace"

@@ -431,11 +431,14 @@ int ptb_cmd_record(int argc, char **argv)
 	char err[512];   /* a regular file only (the rename would replace a device), locked */
 	if (ptb_run_check_target(a.out, err, sizeof err))
 		return ptb_bad_input("record", "%s", err);
-	char cwd[4096] = "";                       /* absolute: the program may change directory */
+	char cwd[4096] = "", out[8300];            /* absolute: the program may change directory */
 	if (a.out[0] != '/' && !getcwd(cwd, sizeof cwd))
 		return ptb_bad_input("record", "cannot tell the current directory: %s", strerror(errno));
-	snprintf(tmp, sizeof tmp, "%s%s%s.tmp%ld", cwd, *cwd ? "/" : "", a.out, (long)getpid());
+	snprintf(out, sizeof out, "%s%s%s", cwd, *cwd ? "/" : "", a.out);
+	if (ptb_run_tmp_name(out, getpid(), tmp, sizeof tmp))
+		return ptb_bad_input("record", "cannot write %s: %s", a.out, strerror(ENAMETOOLONG));
 	unlink(tmp);
+	ptb_run_clean_stale(a.out);                /* what a record killed by SIGKILL left */
 	if ((rc = place(&a)))
 		return rc;
 	fflush(NULL);
