@@ -40,7 +40,15 @@ if "$MPIRUN" --version 2>&1 | grep -qE "Open MPI|OpenRTE"; then
 	export OMPI_MCA_mpi_yield_when_idle=1
 fi
 # shellcheck disable=SC2086
-mpi() { timeout 120 "$MPIRUN" $flags -n "${ranks:-2}" "$PTBENCH_MPI" cluster --threads 2 "$@"; }
+# Each job has a temporary folder of its own ($job_tmp, else $work/t-main):
+# Open MPI's mpirun makes its session folder there, and two started at once
+# in the same /tmp raced to create /tmp/ompi.HOST.UID ("mkdir: File exists",
+# exit 1 at once: the faults below, 1 job in 25 here under load).
+mpi() {
+	d=${job_tmp:-$work/t-main}
+	mkdir -p "$d"
+	TMPDIR=$d timeout 120 "$MPIRUN" $flags -n "${ranks:-2}" "$PTBENCH_MPI" cluster --threads 2 "$@"
+}
 hybrid() { mpi --suite hybrid "$@"; }
 j() { "$JGET" "$work/c.json" "$1"; }
 # rec BENCH STYLE FIELD: the field of the first record of BENCH with style
@@ -163,18 +171,22 @@ check "... and the check across 4 ranks: 0 violations" \
 # waiting (a roll call's time-out, the launcher's second between SIGTERM
 # and SIGKILL), not computing, so together they take the longest one's
 # time rather than the sum, and the jobs that end at once on bad input
-# run meanwhile.  (--timeout 2 rather than 1: four jobs start
-# at once on a small machine, and a healthy rank must not miss a phase.)
+# run meanwhile.  (--timeout 4 rather than 1: four jobs start at once
+# on a small machine, and a healthy rank must not miss a phase; with 2, a
+# job's clock synchronisation timed out in 1 of 100 such jobs here while
+# a make check -j4 ran beside them.)
 # fault NAME [launch [MS]]: in the background, its status, time and stderr
 # in $work/NAME.*; with launch, under `ptbench-mpi launch` (its file
 # $work/NAME-launch.*), each of rank 0's writes MS ms slower
 fault() {
 	(
 		start=$(date +%s) name=$1${2:+-$2}
+		d=$work/t-$(echo "$name" | tr : _)
+		mkdir -p "$d"
 		# shellcheck disable=SC2086
-		PTB_MPI_FAULT=$1 PTB_MPI_TEST_SLOW_WRITE_MS=${3:-0} timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
+		TMPDIR=$d PTB_MPI_FAULT=$1 PTB_MPI_TEST_SLOW_WRITE_MS=${3:-0} timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
 			"$PTBENCH_MPI" cluster --threads 2 --suite hybrid --as-nodes --rounds 1 \
-			--episodes 5 --timeout 2 -o "$work/$name.json" >/dev/null 2>"$work/$name.err"
+			--episodes 5 --timeout 4 -o "$work/$name.json" >/dev/null 2>"$work/$name.err"
 		echo "$? $(( $(date +%s) - start ))" >"$work/$name.rc"
 	) &
 }
@@ -229,7 +241,7 @@ rc=$?
 verdict "two ranks on one host without --as-nodes: exit 2, naming the host"
 wait
 result hang:1
-# --timeout 2 ends the wait in seconds; a wait that ignored it would last
+# --timeout 4 ends the wait in seconds; a wait that ignored it would last
 # the default timeout (60 s) or for ever.  Under a loaded machine the
 # four jobs' start-ups alone took up to 28 s here, so the bound is 50 s.
 [ "$rc" = 2 ] && [ "$took" -lt 50 ] && [ "$(grep -c '^ptbench-mpi: ' "$err")" = 1 ] &&
@@ -281,10 +293,11 @@ fi
 # on rank 0's clock must be turned into rank 1's by the offset the sync
 # found and back to CLOCK_MONOTONIC by the injection -- either alone would
 # start rank 1's suite 200 ms away from rank 0's, more than half a round.
-mkdir "$work/tmp"
-TMPDIR=$work/tmp PTB_MPI_INJECT_OFFSET_NS=200000000 mpi --as-nodes --node-args "-b yield --quick" \
+job_tmp=$work/tmp
+PTB_MPI_INJECT_OFFSET_NS=200000000 mpi --as-nodes --node-args "-b yield --quick" \
 	--rounds 1 --episodes 5 --check-episodes 0 -o "$work/c.json" >"$work/out" 2>"$work/err"
 rc=$?
+job_tmp=
 [ "$rc" = 0 ] && [ "$(j node_rows.0.bench)" = yield ] && [ "$(j node_rows.0.per_node.#)" = 2 ] &&
 	[ -n "$(j node_rows.0.per_node.rank1.status)" ]
 verdict "--suite default: a node row for yield with both nodes (exit $rc)"

@@ -193,6 +193,7 @@ static void check_trials(const json_t *r, const char *what, const double *k)
 	const json_t *t, *trials = json_object_get(r, "trials");
 	json_int_t pids[64];
 	int npids = 0, bad = 0;
+	double first_bad = 0;
 	size_t i;
 	json_array_foreach(trials, i, t) {
 		const json_t *m = json_object_get(t, "mean");
@@ -200,14 +201,18 @@ static void check_trials(const json_t *r, const char *what, const double *k)
 		int seen = 0;
 		if (!json_is_number(m))
 			continue;
-		bad += !in_bounds(json_number_value(m), k, disturbed);
+		if (!in_bounds(json_number_value(m), k, disturbed) && !bad++)
+			first_bad = json_number_value(m);
 		for (int j = 0; j < npids; j++)
 			seen |= pids[j] == pid;
 		if (!seen && npids < 64)
 			pids[npids++] = pid;
 	}
-	tap_ok(bad == 0 && npids >= 3, "%s: %zu trials, %d outside the bounds, from %d processes",
-	       what, json_array_size(trials), bad, npids);
+	char which[64] = "";
+	if (bad)
+		snprintf(which, sizeof which, " (the first %.4g ns)", first_bad);
+	tap_ok(bad == 0 && npids >= 3, "%s: %zu trials, %d outside the bounds%s, from %d processes",
+	       what, json_array_size(trials), bad, which, npids);
 }
 
 static void check_record(const json_t *r)
