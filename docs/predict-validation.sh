@@ -39,7 +39,7 @@
 # interposer library (PTB_TRACE_LIB) and the line gives pred2_1, pred2_2
 # ... in that order: two recorders compared on the same real runs.
 #
-#   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other]
+#   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both]
 #       docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
 set -e
 P=$1 T=${2:-2} R=${3:-3}
@@ -50,6 +50,8 @@ RT=$(cat /proc/sys/kernel/sched_rt_runtime_us 2> /dev/null || echo -1)
 # CPUs as the replay does; SCHED_FIFO runs each to its next wait
 REAL="chrt -f 1"
 [ "${REAL_SCHED:-fifo}" = other ] && REAL= RT=-1
+# REAL_SCHED=both: each round runs the real program under SCHED_FIFO (real2)
+# and then under the normal policy (real2o), the two policies interleaved
 J=$(dirname "$P")/tests/jget
 # the files in memory where there is a tmpfs: a disk's writeback is load
 # that neither side can predict (on the development VM, ext4 mounted with
@@ -90,9 +92,16 @@ while [ $r -le "$R" ]; do
 		# not established
 		sleep 1
 		a=$(now); $REAL taskset -c 0,1 $cmd < "$in" > "$V/real.out"; b=$(now)
+		if [ "${REAL_SCHED:-fifo}" = both ]; then
+			sleep 1
+			e=$(now); taskset -c 0,1 $cmd < "$in" > /dev/null; f=$(now)
+			more=" real2o=$(echo "$f - $e" | bc)"
+		else
+			more=
+		fi
 		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
 		"$P" predict "$V/t" --cpus 2 --remote-wake 0 --format json > "$V/f.json"
-		more=" pred2f=$("$J" "$V/f.json" predictions.0.wall_s)"
+		more="$more pred2f=$("$J" "$V/f.json" predictions.0.wall_s)"
 		more="$more wake_us=$(awk -v s="$("$J" "$V/p.json" remote_wake.seconds)" \
 			'BEGIN { printf "%.2f", s * 1e6 }')"
 		if [ -n "$MACHINE" ]; then

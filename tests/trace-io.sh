@@ -79,17 +79,26 @@ fi
 # with the sleep in ppoll, pselect or poll of no descriptor (pnap, snap,
 # onap: the time a timed-out wait took past its limit is the time behind
 # the sibling; before, 0 + 60 + W).
+# (recorded once more on a miss, as above: in a make check -j4 beside a
+# build, onap's unit measured 78 ms against 67.5 recorded, all 3 counts off)
+behind_exp() {
+	awk -v w="$W" -v f=$f -v n=$1 'BEGIN { m = w > 30e6 ? w : 30e6; if (n > 1) m = 30e6;
+		printf "%.6f", (f + m + w) * 1e-9 }'
+}
 if [ -r /proc/thread-self/schedstat ]; then
 	for mode in behind nap pnap snap onap; do
-		record $mode 1 48000000          # W about twice the 30 ms
 		f=1e6
 		[ $mode != behind ] && f=0
-		exp=$(awk -v w="$W" -v f=$f 'BEGIN { m = w > 30e6 ? w : 30e6; printf "%.6f", (f + m + w) * 1e-9 }')
-		within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$exp"
+		for attempt in 1 2; do
+			record $mode 1 48000000          # W about twice the 30 ms
+			missed=$(misses5 "$tmp/$mode.trace" behind_exp 1 2 4)
+			[ -z "$missed" ] && break
+			[ $attempt = 1 ] && diag "$mode, first recording missed ($missed) -- recording it once more"
+		done
+		within5 "$mode, 1 CPU" "$(predicted "$tmp/$mode.trace" 1)" "$(behind_exp 1)"
 		for n in 2 4; do
-			exp=$(awk -v w="$W" -v f=$f 'BEGIN { printf "%.6f", (f + 30e6 + w) * 1e-9 }')
 			within5 "$mode, $n CPUs (its time behind the sibling is not latency)" \
-				"$(predicted "$tmp/$mode.trace" $n)" "$exp"
+				"$(predicted "$tmp/$mode.trace" $n)" "$(behind_exp $n)"
 		done
 	done
 else
