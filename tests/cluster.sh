@@ -45,9 +45,9 @@ fi
 # in the same /tmp raced to create /tmp/ompi.HOST.UID ("mkdir: File exists",
 # exit 1 at once: the faults below, 1 job in 25 here under load).
 mpi() {
-	d=${job_tmp:-$work/t-main}
-	mkdir -p "$d"
-	TMPDIR=$d timeout 120 "$MPIRUN" $flags -n "${ranks:-2}" "$PTBENCH_MPI" cluster --threads 2 "$@"
+	mpi_tmp=${job_tmp:-$work/t-main}
+	mkdir -p "$mpi_tmp"
+	TMPDIR=$mpi_tmp timeout 120 "$MPIRUN" $flags -n "${ranks:-2}" "$PTBENCH_MPI" cluster --threads 2 "$@"
 }
 hybrid() { mpi --suite hybrid "$@"; }
 j() { "$JGET" "$work/c.json" "$1"; }
@@ -181,10 +181,10 @@ check "... and the check across 4 ranks: 0 violations" \
 fault() {
 	(
 		start=$(date +%s) name=$1${2:+-$2}
-		d=$work/t-$(echo "$name" | tr : _)
-		mkdir -p "$d"
+		fault_tmp=$work/t-$(echo "$name" | tr : _)
+		mkdir -p "$fault_tmp"
 		# shellcheck disable=SC2086
-		TMPDIR=$d PTB_MPI_FAULT=$1 PTB_MPI_TEST_SLOW_WRITE_MS=${3:-0} timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
+		TMPDIR=$fault_tmp PTB_MPI_FAULT=$1 PTB_MPI_TEST_SLOW_WRITE_MS=${3:-0} timeout 120 ${2:+"$PTBENCH_MPI" launch} "$MPIRUN" $flags -n 2 \
 			"$PTBENCH_MPI" cluster --threads 2 --suite hybrid --as-nodes --rounds 1 \
 			--episodes 5 --timeout 4 -o "$work/$name.json" >/dev/null 2>"$work/$name.err"
 		echo "$? $(( $(date +%s) - start ))" >"$work/$name.rc"

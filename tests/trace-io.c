@@ -51,6 +51,8 @@
  * two or more; pingpong and futex take 2 K W whatever N.
  */
 #define _GNU_SOURCE
+#include "config.h"
+
 #include <errno.h>
 #include <linux/futex.h>
 #include <pthread.h>
@@ -222,6 +224,23 @@ static const struct {
 	{ "epwait", EPOLL_PWAIT, 0, 0 },  { "ep2wait", EPOLL_PWAIT2, 0, 0 },
 };
 
+/* The consumer's wait in epoll_pwait2: 0, or -1; exit 77 where it cannot
+ * be had -- a C library before 2.35, a kernel before 5.11 or qemu's user
+ * mode (ENOSYS), a container's seccomp list that predates it (EPERM). */
+static int epoll_pwait2_once(struct epoll_event *ev, const sigset_t *mask)
+{
+#ifdef HAVE_EPOLL_PWAIT2
+	if (epoll_pwait2(epoll_fd, ev, 1, NULL, mask) == 1)
+		return 0;
+	if (errno != ENOSYS && errno != EPERM)
+		return -1;
+#else
+	(void)ev, (void)mask;
+#endif
+	fprintf(stderr, "trace-io: no epoll_pwait2 here\n");
+	exit(77);
+}
+
 /* Wait until chan[0] is readable, as the mode says: 0, or -1. */
 static int await_block(void)
 {
@@ -233,10 +252,8 @@ static int await_block(void)
 	case POLL: return poll(&in, 1, -1) == 1 ? 0 : -1;
 	case EPOLL_WAIT: return epoll_wait(epoll_fd, &ev, 1, -1) == 1 ? 0 : -1;
 	case EPOLL_PWAIT: return epoll_pwait(epoll_fd, &ev, 1, -1, &none) == 1 ? 0 : -1;
-	case EPOLL_PWAIT2:              /* 77: a kernel before 5.11, or qemu's */
-		if (epoll_pwait2(epoll_fd, &ev, 1, NULL, &none) == 1)
-			return 0;
-		exit(errno == ENOSYS ? 77 : 3);   /* (no return) */
+	case EPOLL_PWAIT2:
+		return epoll_pwait2_once(&ev, &none);
 	default: return 0;
 	}
 }

@@ -166,7 +166,12 @@ static int handlers(int argc, char **argv)
 		for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
 			signal(sigs[i], SIG_DFL);
 		signal(SIGINT, SIG_DFL);
-		execl("/proc/self/exe", argv[0], "handlers", "again", (char *)NULL);
+		char self[4096];          /* (qemu's user mode names the guest's) */
+		ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+		if (n <= 0)
+			return 1;
+		self[n] = 0;
+		execl(self, argv[0], "handlers", "again", (char *)NULL);
 		return 1;
 	}
 	for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {

@@ -328,6 +328,13 @@ check "after SIGKILL ($left file(s) left), the next record removes it, not a liv
 		[ -z \"\$(ls '$tmp' | grep '^killed\.trace\.tmp' | grep -v '\.$$\$')\" ]"
 check "  and its trace is whole" "$PTBENCH" predict "$tmp/killed.trace" --cpus 1
 rm -f "$tmp/killed.trace.tmp.$$"
+# ... and one left by a killed process whose pid this record now has (a
+# container's pid 1): the probe of the folder failed on it, for ever
+sh -c 'printf junk > "$1.tmp.$$"; exec "$2" record -o "$1" -- true' sh "$tmp/own.trace" "$PTBENCH" \
+	> /dev/null 2> "$tmp/own.err"
+rc=$?
+check "a file left under record's own pid: exit 0 (got $rc, $(head -c 100 "$tmp/own.err")), the trace written, the file gone" \
+	sh -c "[ $rc -eq 0 ] && [ -s '$tmp/own.trace' ] && [ -z \"\$(ls '$tmp' | grep '^own\.trace\.tmp')\" ]"
 
 # --- bad input: one line on stderr, nothing on stdout, exit 2 -------------
 head -c 1000 "$tmp/lock.trace" > "$tmp/truncated.trace"

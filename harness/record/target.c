@@ -181,6 +181,10 @@ int ptb_run_check_target_of(const char *opt, const char *path, char *err, size_t
 	}
 	if (lock_target(path, err, errlen) < 0)
 		return -1;
+	/* A file of this name was left by a killed process with this pid
+	 * (a container's pid 1, killed mid-record): the lock is ours, so no
+	 * live writer holds it, and the probe must not fail on it for ever. */
+	unlink(tmp);
 	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666)) < 0) {
 		ptb_errf(err, errlen, "cannot write '%s': %s", path, strerror(errno));
 		return -1;
