@@ -311,9 +311,10 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 	MULTI_WAIT(real_fn(fds, n, timeout, len), first_readable(fds, n, rc), ms_limit(timeout));
 }
 
-/* ppoll, pselect, epoll_pwait (and epoll_pwait2 below): the same waits, a signal mask set for
- * their length (OpenSSH waits in ppoll; unwrapped, such a wait was time
- * the trace could not place, and --check refused the program) */
+/* ppoll, pselect, epoll_pwait (and epoll_pwait2 below): the same waits, a
+ * signal mask set for their length (OpenSSH waits in ppoll; unwrapped, such
+ * a wait was time the trace could not place, and --check refused the
+ * program) */
 int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask)
 {
 	PTB_REAL(int, "ppoll", (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *));
@@ -366,9 +367,9 @@ int epoll_pwait(int ep, struct epoll_event *ev, int n, int timeout, const sigset
 	MULTI_WAIT(real_fn(ep, ev, n, timeout, mask), ep, ms_limit(timeout));
 }
 
-/* glibc 2.35's epoll_pwait2, its limit a timespec (libuv and GLib use it
- * where the kernel has it; unwrapped, its wait was time the trace could
- * not place) */
+/* glibc 2.35's epoll_pwait2, epoll_pwait with a timespec for its limit
+ * (unwrapped, its wait was time the trace could not place, and a pipeline
+ * through it passed --check with its wake-ups uncounted) */
 int epoll_pwait2(int ep, struct epoll_event *ev, int n, const struct timespec *tmo,
 		 const sigset_t *mask)
 {

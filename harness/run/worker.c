@@ -40,12 +40,12 @@ struct bench_timer {
  * (harness/ptbench.h): timed right after run() with the same n, so the two
  * share the trial's machine; its time per unit is noted on the point.  A
  * reference more than REF_SLACK above the least of the trial's so far was
- * interrupted (its work is fixed): the least is taken off instead.  A
- * preemption in a single reference timing put a directive's overhead at
- * minus 100 us (make check -j4 on 2 vCPUs), while taking the least off
- * every timing moved the usual ones by 0.5 ns (0.7 %) and broke the pairing
- * that cancels a change of clock speed.  A timing too short for the clock
- * to resolve a thousandth of it sets no least. */
+ * interrupted (its work is fixed): the least is taken off instead.  Under
+ * load one reference timing took 18 us a unit against 67 ns, which made
+ * its timing a large negative; taking the least off every timing instead
+ * moved the usual ones by 0.5 ns (0.7 % of the reference) and lost the
+ * pairing that cancels a change of clock speed.  A timing too short for
+ * the clock to resolve a thousandth of it sets no least. */
 #define REF_SLACK 1.05
 
 static double time_reference(struct bench_timer *bt, uint64_t n)
