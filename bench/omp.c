@@ -11,7 +11,7 @@
  * right after the other, and the figure is their difference per
  * repetition: the directive's overhead.  The delay is EPCC's default
  * length, about 0.1 us (PTB_OMP_DELAY iterations of dependent adds; the
- * reference's time per repetition, clipped at 5 % above the trial's
+ * reference's time per repetition, clipped at 1.5 times the trial's
  * least, is noted as `reference_ns`, the
  * iterations as `delay_iterations`): long enough that the threads arrive
  * at the directive as in a program, short enough that the directive is

@@ -15,7 +15,7 @@
 # recorded time is the trace's, from the exec to the end.  A line per
 # round: rate, round, the trace's events and events a second, bytes per
 # event, both wall times and their ratio.  Then predict's replay speed on
-# a trace of a million lock and unlock pairs (tests/trace-odd pairs), the
+# a trace of half a million lock and unlock pairs (tests/trace-odd pairs), the
 # median of 3 replays of `predict -v`.
 #
 #   docs/record-overhead.sh PTBENCH TESTS-DIR ["RATES"] [ROUNDS]

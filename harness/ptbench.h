@@ -182,8 +182,8 @@ struct ptb_bench {
 	/* NULL, or the work of run() without what is measured (EPCC's
 	 * reference: the same delays run by one thread), timed with the same
 	 * n right after every timing of run(); the figure is the difference
-	 * (a reference more than 5 % above the trial's least, interrupted,
-	 * counts as that least), and the reference's time per unit is noted
+	 * (a reference over 1.5 times the trial's least, interrupted, counts
+	 * as that least), and the reference's time per unit is noted
 	 * as `reference_ns`. */
 	void (*reference)(struct ptb_point *p, uint64_t n);
 	/* Called after every timing, untimed: a check may mark the point. */

@@ -43,7 +43,7 @@ fi
 # Each job has a temporary folder of its own ($job_tmp, else $work/t-main):
 # Open MPI's mpirun makes its session folder there, and two started at once
 # in the same /tmp raced to create /tmp/ompi.HOST.UID ("mkdir: File exists",
-# exit 1 at once: the faults below, 1 job in 25 here under load).
+# exit 1 at once: 1 job in 100 here, four at a time beside a make check).
 mpi() {
 	mpi_tmp=${job_tmp:-$work/t-main}
 	mkdir -p "$mpi_tmp"

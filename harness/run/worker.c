@@ -38,16 +38,8 @@ struct bench_timer {
 
 /* The reference of a benchmark measured as EPCC's syncbench measures
  * (harness/ptbench.h): timed right after run() with the same n, so the two
- * share the trial's machine; its time per unit is noted on the point.  A
- * reference more than REF_SLACK above the least of the trial's so far was
- * interrupted (its work is fixed): the least is taken off instead.  Under
- * load one reference timing took 18 us a unit against 67 ns, which made
- * its timing a large negative; taking the least off every timing instead
- * moved the usual ones by 0.5 ns (0.7 % of the reference) and lost the
- * pairing that cancels a change of clock speed.  A timing too short for
- * the clock to resolve a thousandth of it sets no least. */
-#define REF_SLACK 1.05
-
+ * share the trial's machine; its time per unit is noted on the point.
+ * What is taken off is ptb_reference_unit's (worker.h). */
 static double time_reference(struct bench_timer *bt, uint64_t n)
 {
 	struct ptb_point *p = bt->p;
@@ -56,13 +48,27 @@ static double time_reference(struct bench_timer *bt, uint64_t n)
 	uint64_t t1 = ptb_ticks();
 	double ns = ptb_ticks_to_ns(bt->clk, ptb_ticks_elapsed(t0, t1));
 	double ops = p->bench->ops_per_iter > 0 ? p->bench->ops_per_iter : 1;
-	double units = (double)n * ops, unit = ns / units;
-	if (ns >= 1000 * bt->clk->resolution_ns && (!(bt->ref_unit_ns > 0) || unit < bt->ref_unit_ns))
-		bt->ref_unit_ns = unit;
-	if (bt->ref_unit_ns > 0 && unit > REF_SLACK * bt->ref_unit_ns)
-		unit = bt->ref_unit_ns;
+	double units = (double)n * ops;
+	double unit = ptb_reference_unit(&bt->ref_unit_ns, ns / units,
+					 ns >= 1000 * bt->clk->resolution_ns);
 	ptb_point_note(p, "reference_ns", unit);
 	return unit * units;
+}
+
+/* A reference over REF_SLACK times the least of the trial's so far was
+ * interrupted (its work is fixed).  Under load one reference timing took
+ * 18 us a unit against 67 ns, which made its timing a large negative.  The
+ * slack is wide: a reference's usual spread within a trial is a few per
+ * cent, and clipping that would lose the pairing that cancels a change of
+ * clock speed (taking the least off every timing moved the usual ones by
+ * 0.5 ns, 0.7 % of the reference). */
+#define REF_SLACK 1.5
+
+double ptb_reference_unit(double *least, double unit, bool resolved)
+{
+	if (resolved && (!(*least > 0) || unit < *least))
+		*least = unit;
+	return *least > 0 && unit > REF_SLACK * *least ? *least : unit;
 }
 
 static double time_point(void *ctx, uint64_t n)

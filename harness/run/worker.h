@@ -19,6 +19,13 @@
 /* `ptbench worker`: serve requests until end of input.  Exit status. */
 int ptb_worker_main(FILE *in, FILE *out);
 
+/* The time per unit of a benchmark's reference (EPCC's method) to take off
+ * a timing, given the one just measured (unit, ns) and *least, the least
+ * of the trial's so far (0: none yet), which a timing long enough for the
+ * clock to resolve (resolved) may lower: unit itself, or *least where unit
+ * is over 1.5 times it -- an interrupted reference, whose work is fixed. */
+double ptb_reference_unit(double *least, double unit, bool resolved);
+
 /* A program that serves trials, and its environment (NULL = ours). */
 struct ptb_side {
 	const char *name;              /* "base", "head"; "" for a plain run */
