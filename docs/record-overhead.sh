@@ -12,9 +12,10 @@
 # SCHED_FIFO), one right after the other, ROUNDS times (default 7).
 # The unrecorded time is measured around `chrt -f 1 taskset -c 0` and
 # less that launch's own time (the median of 5 runs of `true`); the
-# recorded time is the trace's, from the exec to the end.  A line per
-# round: rate, round, the trace's events and events a second, bytes per
-# event, both wall times and their ratio.  Then predict's replay speed on
+# recorded time is the trace's, from the exec to the end; each run comes a
+# second after the one before.  A line per round: rate, round, the trace's
+# events, its untraced share (time its threads were off the PU unasked),
+# events a second, bytes per event, both wall times and their ratio.  Then predict's replay speed on
 # a trace of half a million lock and unlock pairs (tests/trace-odd pairs), the
 # median of 3 replays of `predict -v`.
 #
@@ -43,7 +44,13 @@ for rate in $RATES; do
 	work=$(echo "2 * 1000000000 / $rate * 100000 / $probe" | bc)
 	r=1
 	while [ $r -le "$R" ]; do
+		# a second's pause before each: both run under SCHED_FIFO on PU 0,
+		# and two of 0.5 s in one RT period (sched_rt_runtime_us, 0.95 s of
+		# each second) stopped the second for the period's rest -- the
+		# recording, which came out 3-7 % slow for it (its untraced share)
+		sleep 1
 		a=$(now); chrt -f 1 taskset -c 0 "$TD/trace-lock" 2 "$k" "$work" > /dev/null; b=$(now)
+		sleep 1
 		"$P" record -o "$V/t" -- "$TD/trace-lock" 2 "$k" "$work" > /dev/null 2> "$V/err" ||
 			{ echo "$0: record failed: $(head -n 1 "$V/err")" >&2; exit 1; }
 		"$P" predict "$V/t" --cpus 1 --format json > "$V/p.json"
@@ -51,6 +58,7 @@ for rate in $RATES; do
 		rec=$("$TD/jget" "$V/p.json" recorded.wall_s)
 		plain=$(echo "$b - $a - $launch" | bc)
 		echo "rate=$rate round=$r k=$k work=$work events=$ev" \
+			"untraced=$("$TD/jget" "$V/p.json" recorded.untraced_share)" \
 			"events_per_s=$(echo "$ev / $rec" | bc)" \
 			"bytes_per_event=$(echo "scale=2; $(wc -c < "$V/t") / $ev" | bc)" \
 			"plain_s=$plain recorded_s=$rec ratio=$(echo "scale=4; $rec / $plain" | bc)"

@@ -270,12 +270,14 @@ static int first_set(int n, const fd_set *r, int rc)
 	return -1;
 }
 
-/* The rest of a wrapper of a wait for several things, once recording:
- * the real call, the descriptor it found readable (of its result, rc),
- * and its time limit in ns (UINT64_MAX: none).  An epoll instance's ready
- * ones are not named: the instance's kind is the wait's. */
+/* The body of a wrapper of a wait for several things: the real call, the
+ * descriptor it found readable (of its result, rc), and its time limit in
+ * ns (UINT64_MAX: none).  An epoll instance's ready ones are not named:
+ * the instance's kind is the wait's. */
 #define MULTI_WAIT(call, ready, limit)                                              \
 	do {                                                                        \
+		if (!ptb_tr_recording())                                            \
+			return (call);                                              \
 		const void *site = PTB_SITE;                                        \
 		uint64_t lim = (limit);            /* (select's is rewritten) */  \
 		uint64_t q0 = runq_before(polls_waited), t0 = ptb_tr_io_begin();   \
@@ -298,16 +300,12 @@ static uint64_t tv_limit(const struct timeval *t)
 int poll(struct pollfd *fds, nfds_t n, int timeout)
 {
 	PTB_REAL(int, "poll", (struct pollfd *, nfds_t, int));
-	if (!ptb_tr_recording())
-		return real_fn(fds, n, timeout);
 	MULTI_WAIT(real_fn(fds, n, timeout), first_readable(fds, n, rc), ms_limit(timeout));
 }
 
 int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 {
 	PTB_REAL(int, "__poll_chk", (struct pollfd *, nfds_t, int, size_t));
-	if (!ptb_tr_recording())
-		return real_fn(fds, n, timeout, len);
 	MULTI_WAIT(real_fn(fds, n, timeout, len), first_readable(fds, n, rc), ms_limit(timeout));
 }
 
@@ -318,8 +316,6 @@ int __poll_chk(struct pollfd *fds, nfds_t n, int timeout, size_t len)
 int ppoll(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const sigset_t *mask)
 {
 	PTB_REAL(int, "ppoll", (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *));
-	if (!ptb_tr_recording())
-		return real_fn(fds, n, tmo, mask);
 	MULTI_WAIT(real_fn(fds, n, tmo, mask), first_readable(fds, n, rc), ts_limit(tmo));
 }
 
@@ -328,16 +324,12 @@ int __ppoll_chk(struct pollfd *fds, nfds_t n, const struct timespec *tmo, const 
 {
 	PTB_REAL(int, "__ppoll_chk",
 		 (struct pollfd *, nfds_t, const struct timespec *, const sigset_t *, size_t));
-	if (!ptb_tr_recording())
-		return real_fn(fds, n, tmo, mask, len);
 	MULTI_WAIT(real_fn(fds, n, tmo, mask, len), first_readable(fds, n, rc), ts_limit(tmo));
 }
 
 int select(int n, fd_set *r, fd_set *w, fd_set *x, struct timeval *tv)
 {
 	PTB_REAL(int, "select", (int, fd_set *, fd_set *, fd_set *, struct timeval *));
-	if (!ptb_tr_recording())
-		return real_fn(n, r, w, x, tv);
 	MULTI_WAIT(real_fn(n, r, w, x, tv), first_set(n, r, rc), tv_limit(tv));
 }
 
@@ -346,24 +338,18 @@ int pselect(int n, fd_set *r, fd_set *w, fd_set *x, const struct timespec *tmo,
 {
 	PTB_REAL(int, "pselect",
 		 (int, fd_set *, fd_set *, fd_set *, const struct timespec *, const sigset_t *));
-	if (!ptb_tr_recording())
-		return real_fn(n, r, w, x, tmo, mask);
 	MULTI_WAIT(real_fn(n, r, w, x, tmo, mask), first_set(n, r, rc), ts_limit(tmo));
 }
 
 int epoll_wait(int ep, struct epoll_event *ev, int n, int timeout)
 {
 	PTB_REAL(int, "epoll_wait", (int, struct epoll_event *, int, int));
-	if (!ptb_tr_recording())
-		return real_fn(ep, ev, n, timeout);
 	MULTI_WAIT(real_fn(ep, ev, n, timeout), ep, ms_limit(timeout));
 }
 
 int epoll_pwait(int ep, struct epoll_event *ev, int n, int timeout, const sigset_t *mask)
 {
 	PTB_REAL(int, "epoll_pwait", (int, struct epoll_event *, int, int, const sigset_t *));
-	if (!ptb_tr_recording())
-		return real_fn(ep, ev, n, timeout, mask);
 	MULTI_WAIT(real_fn(ep, ev, n, timeout, mask), ep, ms_limit(timeout));
 }
 
@@ -375,8 +361,6 @@ int epoll_pwait2(int ep, struct epoll_event *ev, int n, const struct timespec *t
 {
 	PTB_REAL(int, "epoll_pwait2",
 		 (int, struct epoll_event *, int, const struct timespec *, const sigset_t *));
-	if (!ptb_tr_recording())
-		return real_fn(ep, ev, n, tmo, mask);
 	MULTI_WAIT(real_fn(ep, ev, n, tmo, mask), ep, ts_limit(tmo));
 }
 

@@ -437,7 +437,6 @@ int ptb_cmd_record(int argc, char **argv)
 	snprintf(out, sizeof out, "%s%s%s", cwd, *cwd ? "/" : "", a.out);
 	if (ptb_run_tmp_name(out, getpid(), tmp, sizeof tmp))
 		return ptb_bad_input("record", "cannot write %s: %s", a.out, strerror(ENAMETOOLONG));
-	unlink(tmp);
 	ptb_run_clean_stale(a.out);                /* what a record killed by SIGKILL left */
 	if ((rc = place(&a)))
 		return rc;
