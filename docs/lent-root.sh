@@ -58,7 +58,8 @@ S=$(cd "$B" && pwd)
 [ -f "$S/tests/tap.sh" ] || S=$(sed -n 's/^abs_top_srcdir = //p' "$B/Makefile")
 cp "$S"/tests/*.sh "$R/b/tests/"
 cp -r "$S/tests/data" "$R/b/tests/"
-cp "$S/docs/predict-scaling.sh" "$S/docs/lent-run.sh" "$R/b/docs/"
+cp "$S/docs/predict-scaling.sh" "$S/docs/predict-validation.sh" "$S/docs/lent-run.sh" \
+	"$R/b/docs/"
 
 # every library those programs load, by the loader's own account
 find "$R/usr/bin" "$R/b" -type f -perm -u+x -o -name '*.so' -type f |

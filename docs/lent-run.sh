@@ -13,6 +13,13 @@
 #                 docs/predict-scaling.sh with real runs under the normal
 #                 policy and under SCHED_FIFO
 #   tests.txt     the shell tests of record and predict (TAP)
+# With LENT_PART=targets, after the probe, only the targets on 2
+# CPUs of this quiet machine instead:
+#   targets-K-T2.txt, targets-K-T4.txt
+#                 docs/predict-validation.sh with 2 and 4 threads, real runs
+#                 under SCHED_FIFO and the normal policy, each program's
+#                 own co-running slowdown measured first (CORUN); sittings
+#                 K = 1, 2, ... of three rounds, T = 2 and 4 alternating
 # SECONDS (default 480) bounds the whole: the sittings start no round
 # past their share of it.
 set -u
@@ -54,6 +61,22 @@ export LANG=C LC_ALL=C PATH=/usr/bin TESTDATA=/b/tests/data top_srcdir=/b PTBENC
 	echo
 } > /out/probe.txt 2>&1
 cat /out/probe.txt
+
+if [ "${LENT_PART:-all}" = targets ]; then
+	# a round of seven compressors took 25-35 s on the development VM,
+	# and their corun figures (3 rounds) about 50 s
+	k=1
+	while [ "$(left)" -gt 100 ]; do
+		for t in 2 4; do
+			[ "$(left)" -gt 100 ] || break
+			CORUN=3 REAL_SCHED=both DEADLINE=$(($(left) - 100)) \
+				sh docs/predict-validation.sh ./ptbench $t 3 > /out/targets-$k-T$t.txt 2>&1
+			echo "sitting $k, $t threads: $(grep -c ' real2=' /out/targets-$k-T$t.txt) lines, $(left) s left"
+		done
+		k=$((k + 1))
+	done
+	exit 0
+fi
 
 for t in tests/test_*; do
 	[ "$t" = tests/test_report ] && continue

@@ -39,7 +39,16 @@
 # interposer library (PTB_TRACE_LIB) and the line gives pred2_1, pred2_2
 # ... in that order: two recorders compared on the same real runs.
 #
-#   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both]
+# CPU work may cost more on 2 CPUs than on one (two threads competing for
+# the shared cache and the memory bus), which no recording on one PU sees.
+# So each line also gives the CPU time (user + system, s) of the real run
+# real2 (cpu2) and of the unrecorded run on one PU (cpu1).
+# With CORUN=ROUNDS, each program's own co-running slowdown is measured
+# first, once (`ptbench corun --copies 2 --rounds ROUNDS`), and each line
+# also has pred2c, predicted with `--corun` of it, and that factor as corun.
+# DEADLINE=S starts no round after S seconds (a machine lent by the minute).
+#
+#   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both] [CORUN=R] [DEADLINE=S]
 #       docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
 set -e
 P=$1 T=${2:-2} R=${3:-3}
@@ -66,17 +75,33 @@ awk -v N="${LINES:-280000}" 'BEGIN{srand(42); split("GET POST PUT DELETE",m," ")
 for i in 1 2 3 4 5; do cat "$V/data.txt"; done | pigz -9 -c > "$V/data.gz" 2> /dev/null ||
 	rm -f "$V/data.gz"
 now() { date +%s.%N; }
+# command NAME: the command line of program NAME, its input in $in
+command_of() {
+	in=$V/data.txt
+	case $1 in
+	pigz-d) cmd="pigz -d -p $T -c" in=$V/data.gz ;;
+	pigz) cmd="pigz -9 -p $T -c" ;; pbzip2) cmd="pbzip2 -p$T -c" ;;
+	xz) cmd="xz -1 -T$T -c" ;; zstd) cmd="zstd -12 -T$T -c" ;;
+	lbzip2) cmd="lbzip2 -n $T -c" ;; plzip) cmd="plzip -1 -n $T -c" ;;
+	esac
+}
+programs="pigz pbzip2 xz zstd pigz-d lbzip2 plzip"
+if [ -n "${CORUN:-}" ]; then
+	for name in $programs; do
+		command -v ${name%-d} > /dev/null || continue
+		command_of $name
+		"$P" corun --copies 2 --rounds "$CORUN" --input "$in" -o "$V/$name.corun" -- $cmd > /dev/null
+	done
+fi
+# the user and system seconds /usr/bin/time wrote to $1
+cpu() { awk '{ printf "%.2f", $1 + $2 }' "$1"; }
+start=$(date +%s)
 r=1
 while [ $r -le "$R" ]; do
-	for name in pigz pbzip2 xz zstd pigz-d lbzip2 plzip; do
+	[ $r -gt 1 ] && [ -n "${DEADLINE:-}" ] && [ $(($(date +%s) - start)) -ge "$DEADLINE" ] && break
+	for name in $programs; do
 		command -v ${name%-d} > /dev/null || continue
-		in=$V/data.txt
-		case $name in
-		pigz-d) cmd="pigz -d -p $T -c" in=$V/data.gz ;;
-		pigz) cmd="pigz -9 -p $T -c" ;; pbzip2) cmd="pbzip2 -p$T -c" ;;
-		xz) cmd="xz -1 -T$T -c" ;; zstd) cmd="zstd -12 -T$T -c" ;;
-		lbzip2) cmd="lbzip2 -n $T -c" ;; plzip) cmd="plzip -1 -n $T -c" ;;
-		esac
+		command_of $name
 		k=1 preds=
 		for lib in ${LIBS:-default}; do
 			[ "$lib" = default ] && unset PTB_TRACE_LIB || export PTB_TRACE_LIB="$lib"
@@ -91,7 +116,7 @@ while [ $r -le "$R" ]; do
 		# tries, 0.55-0.59 a second later), what of the recording lingers
 		# not established
 		sleep 1
-		a=$(now); $REAL taskset -c 0,1 $cmd < "$in" > "$V/real.out"; b=$(now)
+		a=$(now); /usr/bin/time -f "%U %S" -o "$V/cpu2" $REAL taskset -c 0,1 $cmd < "$in" > "$V/real.out"; b=$(now)
 		if [ "${REAL_SCHED:-fifo}" = both ]; then
 			sleep 1
 			e=$(now); taskset -c 0,1 $cmd < "$in" > /dev/null; f=$(now)
@@ -99,13 +124,19 @@ while [ $r -le "$R" ]; do
 		else
 			more=
 		fi
-		c=$(now); /usr/bin/time -f %M -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
+		c=$(now); /usr/bin/time -f "%U %S %M" -o "$V/rss" chrt -f 1 taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
+		more="$more cpu2=$(cpu "$V/cpu2") cpu1=$(cpu "$V/rss")"
 		"$P" predict "$V/t" --cpus 2 --remote-wake 0 --format json > "$V/f.json"
 		more="$more pred2f=$("$J" "$V/f.json" predictions.0.wall_s)"
 		more="$more wake_us=$(awk -v s="$("$J" "$V/p.json" remote_wake.seconds)" \
 			'BEGIN { printf "%.2f", s * 1e6 }')"
+		if [ -n "${CORUN:-}" ]; then
+			"$P" predict "$V/t" --cpus 2 --corun "$V/$name.corun" --format json > "$V/c.json"
+			more="$more pred2c=$("$J" "$V/c.json" predictions.0.wall_s)"
+			more="$more corun=$("$J" "$V/$name.corun" slowdown.1.factor)"
+		fi
 		if [ -n "$MACHINE" ]; then
-			ws=$(( $(tail -n 1 "$V/rss") / T ))K
+			ws=$(( $(awk '{ print $3 }' "$V/rss") / T ))K
 			"$P" predict "$V/t" --cpus 2 --machine "$MACHINE" --format json > "$V/m.json"
 			"$P" predict "$V/t" --cpus 2 --machine "$MACHINE" --working-set $ws \
 				--format json > "$V/w.json"

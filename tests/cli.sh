@@ -47,13 +47,13 @@ bad_input "list with an argument"        list extra
 bad_input "malformed numeric variable"   run -b mutex.lock -p mutexes=12abc
 bad_input "numeric variable out of range" run -b mutex.lock -p mutexes=0
 
-# Every long option of the --help of run, ab, compare, report, table, plot, record,
+# Every long option of the --help of run, ab, compare, report, table, plot, record, corun,
 # predict and profile, and
 # every command of `--help`, is in the manual page (--help, which every
 # command has, aside); and every option the manual names is one of theirs.
 man="$top_srcdir/man/ptbench.1"
 : >all-help.txt
-for cmd in run ab compare report table plot record predict profile; do
+for cmd in run ab compare report table plot record predict corun profile; do
 	"$PTBENCH" $cmd --help >help.txt
 	cat help.txt >>all-help.txt
 	missing=""

@@ -43,7 +43,10 @@ static const char main_usage[] =
 	"            -- PROGRAM [ARGS...]\n"
 	"  predict   its wall time and speed-up on other counts of CPUs, and what\n"
 	"            bounds it: predict TRACE [--cpus LIST] [--machine RESULT.json]\n"
-	"            [--format table|json] [--chrome-trace FILE]\n"
+	"            [--corun FILE] [--format table|json] [--chrome-trace FILE]\n"
+	"  corun     how much more CPU time a program takes while copies of it run at\n"
+	"            once, one per core, for predict --corun: corun [-o FILE]\n"
+	"            [--copies LIST] [--rounds N] [--input FILE] -- PROGRAM [ARGS...]\n"
 	"  profile   which objects of a threaded program move cache lines between\n"
 	"            the CPUs: profile [--line-size B] [--quantum N] [--format table|json]\n"
 	"            [-o FILE] -- PROGRAM [ARGS...]  (Valgrind)\n"
@@ -68,6 +71,7 @@ static const struct command {
 	{ "plot",     ptb_cmd_plot },
 	{ "record",   ptb_cmd_record },
 	{ "predict",  ptb_cmd_predict },
+	{ "corun",    ptb_cmd_corun },
 	{ "profile",  ptb_cmd_profile },
 	{ "worker",   ptb_cmd_worker },     /* started by run, not by people */
 };

@@ -36,7 +36,7 @@
 
 static const char usage[] =
 	"usage: ptbench predict TRACE [--cpus LIST] [--machine RESULT.json]\n"
-	"                       [--working-set BYTES] [--remote-wake US]\n"
+	"                       [--working-set BYTES] [--corun FILE] [--remote-wake US]\n"
 	"                       [--format table|json] [--check]\n"
 	"                       [--chrome-trace FILE]\n"
 	"                       [-v|--verbose]\n"
@@ -51,6 +51,8 @@ static const char usage[] =
 	"--working-set BYTES (K, M, G: binary multiples; with --machine): stretch CPU\n"
 	"work by the machine's co-running slowdown for the threads running at once, from\n"
 	"its corun points at the table size nearest BYTES (a working set per thread).\n"
+	"--corun FILE: stretch CPU work by the program's own co-running slowdown for the\n"
+	"threads running at once, as 'ptbench corun' measured it on the target machine.\n"
 	"--remote-wake US: what waking a thread onto an idle CPU costs the waker (default:\n"
 	"as 'ptbench record' measured it on the machine it ran on; 0: nothing).\n"
 	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
@@ -66,6 +68,7 @@ static const struct option predict_options[] = {
 	{ "chrome-trace", required_argument, NULL, 't' },
 	{ "machine",  required_argument, NULL, 'm' },
 	{ "working-set", required_argument, NULL, 'w' },
+	{ "corun",    required_argument, NULL, 'C' },
 	{ "remote-wake", required_argument, NULL, 'r' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
@@ -163,6 +166,9 @@ static int predict_option(void *ctx, int opt, const char *arg)
 			"multiples)", arg);
 	case 'r':
 		return parse_remote_wake(a, arg);
+	case 'C':
+		a->corun_file = arg;
+		return *arg ? 0 : ptb_bad_input("predict", "--corun needs a file of ptbench corun");
 	case 't':
 		a->chrome = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--chrome-trace needs a file name");
@@ -283,6 +289,8 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 	const struct ptb_sim_costs *costs = &charged;
 	if (a->machine)
 		charged = a->machine->costs;
+	if (a->corun)
+		ptb_corun_curve_apply(&a->corun->curve, &charged);
 	charged.remote_wake_ns = a->remote_wake_ns;
 	int rc = ptb_sim_run(&o, 1, costs, &one, NULL);
 	for (int i = 0; !rc && i < a->ncpus; i++)
@@ -310,7 +318,7 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 
 int ptb_cmd_predict(int argc, char **argv)
 {
-	struct ptb_predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0 };
+	struct ptb_predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0, NULL, NULL };
 	struct ptb_machine_costs m;
 	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
 				    predict_option, &a, &first);
@@ -330,6 +338,13 @@ int ptb_cmd_predict(int argc, char **argv)
 	    ptb_machine_corun_pick(&m, a.working_set, a.machine_file, err, sizeof err))
 		return ptb_bad_input("predict", "--machine %s", err);
 	a.machine = a.machine_file ? &m : NULL;
+	static struct ptb_program_corun pc;
+	if (a.corun_file && a.working_set > 0)
+		return ptb_bad_input("predict", "--corun and --working-set both name a co-running "
+				     "slowdown: one at a time");
+	if (a.corun_file && ptb_corun_file_load(a.corun_file, &pc, err, sizeof err))
+		return ptb_bad_input("predict", "--corun %s", err);
+	a.corun = a.corun_file ? &pc : NULL;
 	/* a regular file only (the rename would replace a device), locked */
 	if (a.chrome && ptb_run_check_target_of("--chrome-trace", a.chrome, err, sizeof err))
 		return ptb_bad_input("predict", "%s", err);

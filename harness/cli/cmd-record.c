@@ -81,26 +81,6 @@ static int record_option(void *ctx, int opt, const char *arg)
 	return 2;
 }
 
-/* Whether PROGRAM can be exec'd as execvp would find it. */
-static int findable(const char *prog)
-{
-	if (strchr(prog, '/'))
-		return access(prog, X_OK) == 0;
-	const char *path = getenv("PATH");
-	char buf[4096];
-	for (const char *p = path ? path : "/usr/bin:/bin"; ; p++) {
-		const char *e = strchr(p, ':');
-		size_t n = e ? (size_t)(e - p) : strlen(p);
-		struct stat st;
-		snprintf(buf, sizeof buf, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
-		if (access(buf, X_OK) == 0 && stat(buf, &st) == 0 && S_ISREG(st.st_mode))
-			return 1;
-		if (!e)
-			return 0;
-		p = e;
-	}
-}
-
 /* The interposer: beside this ptbench in a build tree, else installed. */
 static int find_library(char *buf, size_t len)
 {
@@ -419,7 +399,7 @@ int ptb_cmd_record(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (first >= argc)
 		return ptb_bad_input("record", "no program to record (ptbench record -- PROGRAM [ARGS...])");
-	if (!findable(argv[first]))                /* a path to a file that will not run: why */
+	if (!ptb_program_findable(argv[first]))                /* a path to a file that will not run: why */
 		return ptb_bad_input("record", "%s: %s", argv[first], strchr(argv[first], '/') &&
 				     access(argv[first], F_OK) == 0 ? "not executable" : "no such program");
 	char lib[4096], tmp[8400];

@@ -19,6 +19,7 @@ int ptb_cmd_ab(int argc, char **argv);
 int ptb_cmd_plot(int argc, char **argv);
 int ptb_cmd_record(int argc, char **argv);
 int ptb_cmd_predict(int argc, char **argv);
+int ptb_cmd_corun(int argc, char **argv);
 int ptb_cmd_profile(int argc, char **argv);
 
 struct ptb_run_opts;

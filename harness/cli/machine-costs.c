@@ -134,7 +134,13 @@ int ptb_machine_corun_pick(struct ptb_machine_costs *m, double bytes, const char
 	for (int i = 1; i < c->ncurves; i++)
 		if (fabs(log(c->curve[i].bytes / bytes)) < fabs(log(c->curve[best].bytes / bytes)))
 			best = i;
-	const struct ptb_corun_curve *cv = &c->curve[best];
+	ptb_corun_curve_apply(&c->curve[best], &m->costs);
+	c->working_set = bytes, c->picked = best;
+	return 0;
+}
+
+void ptb_corun_curve_apply(const struct ptb_corun_curve *cv, struct ptb_sim_costs *costs)
+{
 	int last = cv->k[cv->nk - 1] < PTB_SIM_SLOW_MAX ? cv->k[cv->nk - 1] : PTB_SIM_SLOW_MAX;
 	for (int k = 1, j = 0; k <= last; k++) {
 		while (j + 1 < cv->nk && cv->k[j + 1] < k)
@@ -142,11 +148,9 @@ int ptb_machine_corun_pick(struct ptb_machine_costs *m, double bytes, const char
 		double f = cv->factor[j];
 		if (k > cv->k[j] && j + 1 < cv->nk)   /* between two measured counts */
 			f += (cv->factor[j + 1] - f) * (k - cv->k[j]) / (cv->k[j + 1] - cv->k[j]);
-		m->costs.slowdown[k - 1] = f;
+		costs->slowdown[k - 1] = f;
 	}
-	m->costs.nslow = last;
-	c->working_set = bytes, c->picked = best;
-	return 0;
+	costs->nslow = last;
 }
 
 int ptb_machine_costs_load(const char *path, struct ptb_machine_costs *m, char *err,

@@ -60,4 +60,8 @@ int ptb_machine_costs_load(const char *path, struct ptb_machine_costs *m, char *
 int ptb_machine_corun_pick(struct ptb_machine_costs *m, double bytes, const char *path,
 			   char *err, size_t errlen);
 
+/* Set costs' slowdown from a curve (k[0] = 1, ascending): linear between
+ * the copies measured, the last one's beyond. */
+void ptb_corun_curve_apply(const struct ptb_corun_curve *cv, struct ptb_sim_costs *costs);
+
 #endif

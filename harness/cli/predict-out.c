@@ -83,6 +83,22 @@ static json_t *machine_json(const struct ptb_predict_args *a)
 	return json_pack("{s:s, s:o, s:o}", "file", file, "costs", costs, "corun", corun_json(m));
 }
 
+/* The program's own co-running slowdown applied (--corun); null without. */
+static json_t *program_corun_json(const struct ptb_predict_args *a)
+{
+	const struct ptb_program_corun *pc = a->corun;
+	if (!pc)
+		return json_null();
+	json_t *f = json_array();
+	for (int i = 0; i < pc->curve.nk; i++)
+		f = append(f, json_pack("{s:i, s:f}", "threads", pc->curve.k[i], "slowdown",
+					pc->curve.factor[i]));
+	char file[4096];
+	snprintf(file, sizeof file, "%s", pc->file);
+	ptb_utf8_fix(file, sizeof file);                  /* a file name is bytes */
+	return json_pack("{s:s, s:s, s:o}", "file", file, "program", pc->program, "slowdown", f);
+}
+
 /* Where the remote wake-up cost charged came from. */
 static const char *remote_wake_from(const struct ptb_trace *t, const struct ptb_predict_args *a)
 {
@@ -106,7 +122,7 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
 			"shared_share", r[i].shared_ns / r[i].wall_ns));
 	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:f, s:I, s:I, s:s, s:b, s:b, s:f, s:f, s:I}, s:o, "
-				"s:{s:f, s:s}, "
+				"s:o, s:{s:f, s:s}, "
 				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "start_s", ptb_trace_start_up(t) * 1e-9,
@@ -116,7 +132,7 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 		"untraced_cpu", (t->h.sched & PTB_SCHED_UNTRACED_CPU) != 0,
 		"untraced_share", u->untraced, "wake_share", u->wake,
 		"wakes", (json_int_t)u->wakes,
-		"machine", machine_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
+		"machine", machine_json(a), "corun", program_corun_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
 		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
 	if (!doc)
 		return ptb_bad_input("predict", "no JSON could be made of the replay (a figure "
@@ -166,6 +182,19 @@ static void print_corun(const struct ptb_predict_args *a)
 	for (int i = 1; i < cv->nk; i++)
 		printf("%s x%.3f at %d", i > 1 ? "," : "", cv->factor[i], cv->k[i]);
 	printf(" threads at once\n");
+}
+
+/* The program's own co-running slowdown, from ptbench corun (--corun). */
+static void print_program_corun(const struct ptb_trace *t, const struct ptb_predict_args *a)
+{
+	const struct ptb_program_corun *pc = a->corun;
+	printf("co-running slowdown of %s, measured by ptbench corun (%s):", pc->program, pc->file);
+	for (int i = 1; i < pc->curve.nk; i++)
+		printf("%s x%.3f at %d", i > 1 ? "," : "", pc->curve.factor[i], pc->curve.k[i]);
+	printf(" threads at once\n");
+	if (strcmp(pc->program, t->h.program))
+		printf("  note: measured of %s, and the trace is of %s\n", pc->program, t->h.program);
+	printf("\n");
 }
 
 static void print_costs(const struct ptb_predict_args *a)
@@ -240,6 +269,8 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 	putchar('\n');
 	if (a->machine)
 		print_costs(a);
+	if (a->corun)
+		print_program_corun(t, a);
 	print_remote_wake(t, a);
 	printf("%6s  %10s  %8s  %11s\n", "cpus", "wall_s", "speedup", "utilization");
 	for (int i = 0; i < n; i++)

@@ -6,6 +6,7 @@
 #ifndef PTB_CLI_PREDICT_OUT_H
 #define PTB_CLI_PREDICT_OUT_H
 
+#include "cli/corun-file.h"
 #include "cli/machine-costs.h"
 #include "trace/reader.h"
 #include "trace/sim.h"
@@ -21,6 +22,8 @@ struct ptb_predict_args {
 	double working_set;                         /* bytes; 0: not named */
 	double remote_wake_ns;                      /* charged; the trace's unless given */
 	int remote_wake_given;
+	const char *corun_file;
+	const struct ptb_program_corun *corun;      /* --corun; NULL: none */
 };
 
 /* Above this share of the threads' time off the CPU outside any traced

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,4 +47,23 @@ void ptb_record_exec(char **argv, const char *lib, const char *tmp)
 	execvp(argv[0], argv);
 	fprintf(stderr, "ptbench record: cannot run %s: %s\n", argv[0], strerror(errno));
 	_exit(127);
+}
+
+int ptb_program_findable(const char *prog)
+{
+	if (strchr(prog, '/'))
+		return access(prog, X_OK) == 0;
+	const char *path = getenv("PATH");
+	char buf[4096];
+	for (const char *p = path ? path : "/usr/bin:/bin"; ; p++) {
+		const char *e = strchr(p, ':');
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+		struct stat st;
+		snprintf(buf, sizeof buf, "%.*s%s%s", (int)n, p, n ? "/" : "", prog);
+		if (access(buf, X_OK) == 0 && stat(buf, &st) == 0 && S_ISREG(st.st_mode))
+			return 1;
+		if (!e)
+			return 0;
+		p = e;
+	}
 }

@@ -12,4 +12,8 @@
  * with one line when argv cannot be run). */
 void ptb_record_exec(char **argv, const char *lib, const char *tmp) __attribute__((noreturn));
 
+/* Whether PROGRAM can be exec'd as execvp would find it (a file to run,
+ * named by a path or found on PATH): asked before anything is started. */
+int ptb_program_findable(const char *prog);
+
 #endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A program's own co-running slowdown on a machine, as `ptbench corun`
+ * measures it and `ptbench predict --corun FILE` applies it: JSON of
+ * schema ptbench-corun/1,
+ *   {"schema", "program", "argv", "sched", "pus", "rounds", "alone_cpu_s",
+ *    "slowdown": [{"copies", "factor", "min", "max"}, ...]}
+ * with copies ascending from 1 (factor 1): the CPU time of each of k
+ * copies running at once over the CPU time of one alone.
+ */
+#ifndef PTB_CLI_CORUN_FILE_H
+#define PTB_CLI_CORUN_FILE_H
+
+#include <stddef.h>
+
+#include "cli/machine-costs.h"
+
+#define PTB_CORUN_SCHEMA "ptbench-corun/1"
+
+struct ptb_program_corun {
+	const char *file;
+	char program[256];
+	struct ptb_corun_curve curve;   /* bytes 0: a program's, not a table size */
+};
+
+/* 0; -1 with a one-line reason in err (unreadable, not JSON, another
+ * schema, copies not ascending from 1, a factor outside 0.01 to 1000). */
+int ptb_corun_file_load(const char *path, struct ptb_program_corun *pc, char *err,
+			size_t errlen);
+
+#endif
