@@ -20,6 +20,8 @@
 #                 under SCHED_FIFO and the normal policy, each program's
 #                 own co-running slowdown measured first (CORUN); sittings
 #                 K = 1, 2, ... of three rounds, T = 2 and 4 alternating
+# With LENT_PART=corun, after the probe, only corun.txt: each compressor's
+# own co-running slowdown (ptbench corun, three rounds).
 # SECONDS (default 480) bounds the whole: the sittings start no round
 # past their share of it.
 set -u
@@ -62,6 +64,12 @@ export LANG=C LC_ALL=C PATH=/usr/bin TESTDATA=/b/tests/data top_srcdir=/b PTBENC
 } > /out/probe.txt 2>&1
 cat /out/probe.txt
 
+if [ "${LENT_PART:-all}" = corun ]; then
+	# only each compressor's own co-running slowdown, 2 threads, 3 rounds
+	CORUN=3 sh docs/predict-validation.sh ./ptbench 2 0 > /out/corun.txt 2>&1
+	cat /out/corun.txt
+	exit 0
+fi
 if [ "${LENT_PART:-all}" = targets ]; then
 	# a round of seven compressors took 25-35 s on the development VM,
 	# and their corun figures (3 rounds) about 50 s

@@ -44,8 +44,9 @@
 # So each line also gives the CPU time (user + system, s) of the real run
 # real2 (cpu2) and of the unrecorded run on one PU (cpu1).
 # With CORUN=ROUNDS, each program's own co-running slowdown is measured
-# first, once (`ptbench corun --copies 2 --rounds ROUNDS`), and each line
-# also has pred2c, predicted with `--corun` of it, and that factor as corun.
+# first, once (`ptbench corun --copies 2 --rounds ROUNDS`; a line "corun"
+# each), and each line also has pred2c, predicted with `--corun` of it, and
+# that factor as corun.  ROUNDS 0 (the second argument) measures only that.
 # DEADLINE=S starts no round after S seconds (a machine lent by the minute).
 #
 #   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both] [CORUN=R] [DEADLINE=S]
@@ -91,6 +92,9 @@ if [ -n "${CORUN:-}" ]; then
 		command -v ${name%-d} > /dev/null || continue
 		command_of $name
 		"$P" corun --copies 2 --rounds "$CORUN" --input "$in" -o "$V/$name.corun" -- $cmd > /dev/null
+		echo "corun $name threads=$T factor=$("$J" "$V/$name.corun" slowdown.1.factor)" \
+			"min=$("$J" "$V/$name.corun" slowdown.1.min) max=$("$J" "$V/$name.corun" slowdown.1.max)" \
+			"alone_cpu_s=$("$J" "$V/$name.corun" alone_cpu_s.0)"
 	done
 fi
 # the user and system seconds /usr/bin/time wrote to $1

@@ -41,7 +41,8 @@ static const char usage[] =
 	"  -o, --output FILE    write the figures as JSON (ptbench-corun/1) to FILE\n"
 	"  --copies LIST        the numbers of copies at once (default 2,4,8: those the\n"
 	"                       allowed cores take)\n"
-	"  --rounds N           rounds of one copy alone and then each count (default 5)\n"
+	"  --rounds N           rounds of each count between two runs of one copy alone\n"
+	"                       (default 5)\n"
 	"  --input FILE         each copy's stdin (default: stdin where it is a file, else\n"
 	"                       /dev/null); each copy reads it from the start\n"
 	"  --sched fifo|other   SCHED_FIFO (default, where permitted) or the normal policy\n"
@@ -72,8 +73,12 @@ struct corun_args {
 	int rounds, fifo, json;
 };
 
-/* The measured figures: alone[r], and at[c][r] the mean over the copies of
- * count c in round r. */
+/* The measured figures: alone[r], the mean of the lone copy's runs that
+ * open and close round r, and at[c][r] the mean over the copies of count c
+ * in round r.  The lone copy runs on both sides of the counts so that a
+ * drift of the machine's speed within the round (a guest's clock, a
+ * neighbour) falls on both sides of the ratio: a lent 16-vCPU guest gave
+ * factors of 0.83-1.11 with the lone copy first only. */
 struct corun_figures {
 	int pus[PTB_COPIES_MAX], npus;
 	int rounds;
@@ -214,19 +219,26 @@ static int measure(const struct corun_args *a, char **argv, struct corun_figures
 	for (int r = 0; r < a->rounds; r++) {
 		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
 			return ptb_bad_input("corun", "%s", err);
-		f->alone[r] = cpu[0];
-		if (f->alone[r] < MIN_CPU_S)
+		if (cpu[0] < MIN_CPU_S)
 			return ptb_bad_input("corun", "%s used %.3f s of CPU alone: too little to "
 					     "measure (at least %.2f s)", argv[0], cpu[0], MIN_CPU_S);
+		double first = cpu[0];
 		for (int i = 0; i < a->ncounts; i++) {
 			if (ptb_copies_run(&c, f->pus, a->counts[i], cpu, err, sizeof err))
 				return ptb_bad_input("corun", "%s", err);
 			f->at[i][r] = mean(cpu, a->counts[i]);
 		}
+		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
+			return ptb_bad_input("corun", "%s", err);
+		f->alone[r] = (first + cpu[0]) / 2;
 		f->rounds = r + 1;
 	}
 	return 0;
 }
+
+/* A spread of the rounds past this (greatest over least factor) is said:
+ * the machine's speed, not the copies, may be what was measured. */
+#define SPREAD_WARN 1.10
 
 /* The median, least and greatest over the rounds of count i's factor. */
 static void factor_of(const struct corun_figures *f, int i, double *med, double *lo, double *hi)
@@ -306,6 +318,21 @@ static int write_file(const char *path, json_t *doc)
 	return rc ? ptb_bad_input("corun", "cannot write %s", path) : 0;
 }
 
+static void warn_spread(const struct corun_args *a, const struct corun_figures *f)
+{
+	for (int i = 0; i < a->ncounts; i++) {
+		double med, lo, hi;
+		factor_of(f, i, &med, &lo, &hi);
+		if (hi > lo * SPREAD_WARN) {
+			fprintf(stderr, "ptbench corun: warning: at %d copies the rounds gave %.3f to "
+				"%.3f: this machine's speed changed under the measurement (other load, "
+				"a guest's clock); more --rounds or a quieter machine\n", a->counts[i],
+				lo, hi);
+			return;
+		}
+	}
+}
+
 int ptb_cmd_corun(int argc, char **argv)
 {
 	struct corun_args a = { .rounds = 5, .fifo = 1 };
@@ -326,6 +353,7 @@ int ptb_cmd_corun(int argc, char **argv)
 	pick_sched(&a);
 	if ((rc = measure(&a, argv + first, &f)))
 		return rc;
+	warn_spread(&a, &f);
 	json_t *doc = to_json(&a, argv + first, argc - first, &f);
 	if (!doc)
 		return ptb_bad_input("corun", "out of memory");
