@@ -50,14 +50,19 @@ else
 		test $rc -eq 0
 	check "  the table names the program and the count" \
 		grep -q '^ *2 ' "$tmp/one.out"
-	"$PTBENCH" corun --rounds 2 --copies 2 --input "$tmp/in" -o "$tmp/c.json" -- "$tmp/prog" \
+	# three rounds: a round that the host stopped (steal time) is one of
+	# three, and moves no median
+	"$PTBENCH" corun --rounds 3 --copies 2 --input "$tmp/in" -o "$tmp/c.json" -- "$tmp/prog" \
 		> "$tmp/c.out" 2> "$tmp/c.err"
 	rc=$?
 	check "corun --input -o FILE: exit 0 (got $rc: $(head -c 200 "$tmp/c.err"))" test $rc -eq 0
 	check "  the file's schema is ptbench-corun/1" \
 		test "$("$JGET" "$tmp/c.json" schema)" = ptbench-corun/1
-	check "  two rounds, each one copy alone" \
-		test "$("$JGET" "$tmp/c.json" rounds)" = 2 -a -n "$("$JGET" "$tmp/c.json" alone_cpu_s.1)"
+	diag "alone $("$JGET" "$tmp/c.json" alone_cpu_s.0) $("$JGET" "$tmp/c.json" alone_cpu_s.1)" \
+		"$("$JGET" "$tmp/c.json" alone_cpu_s.2) s; factors $("$JGET" "$tmp/c.json" slowdown.1.rounds.0)" \
+		"$("$JGET" "$tmp/c.json" slowdown.1.rounds.1) $("$JGET" "$tmp/c.json" slowdown.1.rounds.2)"
+	check "  three rounds, each with the lone copy's CPU time" \
+		test "$("$JGET" "$tmp/c.json" rounds)" = 3 -a -n "$("$JGET" "$tmp/c.json" alone_cpu_s.2)"
 	check "  one copy alone is the base: factor 1 at 1 copy" \
 		test "$("$JGET" "$tmp/c.json" slowdown.0.copies)" = 1 -a "$("$JGET" "$tmp/c.json" slowdown.0.factor)" = 1.0
 	check "  the copies ran on two PUs" \
@@ -68,6 +73,12 @@ else
 	check "  and lies within its rounds' range" \
 		awk -v f="$f" -v lo="$("$JGET" "$tmp/c.json" slowdown.1.min)" \
 			-v hi="$("$JGET" "$tmp/c.json" slowdown.1.max)" 'BEGIN { exit !(lo > 0 && lo <= f && f <= hi) }'
+	check "  each round's factor is kept, and the figure is their median, the middle one of three" \
+		awk -v f="$f" -v a="$("$JGET" "$tmp/c.json" slowdown.1.rounds.0)" \
+			-v b="$("$JGET" "$tmp/c.json" slowdown.1.rounds.1)" \
+			-v c="$("$JGET" "$tmp/c.json" slowdown.1.rounds.2)" \
+			'BEGIN { m = (a < b ? (b < c ? b : (a < c ? c : a)) : (a < c ? a : (b < c ? c : b)))
+				 exit !(a > 0 && b > 0 && c > 0 && f - m < 1e-12 && m - f < 1e-12) }'
 	check "  the program's name and arguments are kept" \
 		test "$("$JGET" "$tmp/c.json" program)" = prog -a "$("$JGET" "$tmp/c.json" argv.0)" = "$tmp/prog"
 	cat "$tmp/in" | "$PTBENCH" corun --rounds 1 -- "$tmp/prog" > "$tmp/r.out" 2> "$tmp/r.err"

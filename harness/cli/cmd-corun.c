@@ -277,8 +277,12 @@ static json_t *to_json(const struct corun_args *a, char **argv, int argc,
 	for (int i = 0; i < a->ncounts; i++) {
 		double med, lo, hi;
 		factor_of(f, i, &med, &lo, &hi);
-		json_array_append_new(slow, json_pack("{s:i, s:f, s:f, s:f}", "copies", a->counts[i],
-						      "factor", med, "min", lo, "max", hi));
+		json_t *each = json_array();
+		for (int r = 0; r < f->rounds; r++)
+			json_array_append_new(each, json_real(f->at[i][r] / f->alone[r]));
+		json_array_append_new(slow, json_pack("{s:i, s:f, s:f, s:f, s:o}", "copies",
+						      a->counts[i], "factor", med, "min", lo, "max",
+						      hi, "rounds", each));
 	}
 	snprintf(buf, sizeof buf, "%s", base_name(argv[0]));
 	ptb_utf8_fix(buf, sizeof buf);
@@ -345,7 +349,8 @@ int ptb_cmd_corun(int argc, char **argv)
 	if (first >= argc)
 		return ptb_bad_input("corun", "no program given (ptbench corun -- PROGRAM [ARGS...])");
 	if (!ptb_program_findable(argv[first]))
-		return ptb_bad_input("corun", "%s: no such program to run", argv[first]);
+		return ptb_bad_input("corun", "%s: %s", argv[first], strchr(argv[first], '/') &&
+				     access(argv[first], F_OK) == 0 ? "not executable" : "no such program");
 	if (a.out && ptb_run_check_target_of("-o", a.out, err, sizeof err))
 		return ptb_bad_input("corun", "%s", err);
 	if ((rc = pick_pus(&a, &f)) || (rc = pick_input(&a)))

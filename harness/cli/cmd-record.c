@@ -399,7 +399,7 @@ int ptb_cmd_record(int argc, char **argv)
 		return rc < 0 ? 0 : rc;
 	if (first >= argc)
 		return ptb_bad_input("record", "no program to record (ptbench record -- PROGRAM [ARGS...])");
-	if (!ptb_program_findable(argv[first]))                /* a path to a file that will not run: why */
+	if (!ptb_program_findable(argv[first]))    /* a path to a file that will not run: why */
 		return ptb_bad_input("record", "%s: %s", argv[first], strchr(argv[first], '/') &&
 				     access(argv[first], F_OK) == 0 ? "not executable" : "no such program");
 	char lib[4096], tmp[8400];

@@ -4,9 +4,10 @@
  * measures it and `ptbench predict --corun FILE` applies it: JSON of
  * schema ptbench-corun/1,
  *   {"schema", "program", "argv", "sched", "pus", "rounds", "alone_cpu_s",
- *    "slowdown": [{"copies", "factor", "min", "max"}, ...]}
+ *    "slowdown": [{"copies", "factor", "min", "max", "rounds"}, ...]}
  * with copies ascending from 1 (factor 1): the CPU time of each of k
- * copies running at once over the CPU time of one alone.
+ * copies running at once over the CPU time of one alone (the median of the
+ * rounds' factors, which "rounds" lists).
  */
 #ifndef PTB_CLI_CORUN_FILE_H
 #define PTB_CLI_CORUN_FILE_H
