@@ -46,7 +46,7 @@
 # With CORUN=ROUNDS, each program's own co-running slowdown is measured
 # first, once (`ptbench corun --copies 2 --rounds ROUNDS`; a line "corun"
 # each), and each line also has pred2c, predicted with `--corun` of it, and
-# that factor as corun.  ROUNDS 0 (the second argument) measures only that.
+# that factor as corun.  ROUNDS 0 (the third argument) measures only that.
 # DEADLINE=S starts no round after S seconds (a machine lent by the minute).
 #
 #   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both] [CORUN=R] [DEADLINE=S]
@@ -87,6 +87,7 @@ command_of() {
 	esac
 }
 programs="pigz pbzip2 xz zstd pigz-d lbzip2 plzip"
+start=$(date +%s)       # DEADLINE counts the corun figures' time too
 if [ -n "${CORUN:-}" ]; then
 	for name in $programs; do
 		command -v ${name%-d} > /dev/null || continue
@@ -99,7 +100,6 @@ if [ -n "${CORUN:-}" ]; then
 fi
 # the user and system seconds /usr/bin/time wrote to $1
 cpu() { awk '{ printf "%.2f", $1 + $2 }' "$1"; }
-start=$(date +%s)
 r=1
 while [ $r -le "$R" ]; do
 	[ $r -gt 1 ] && [ -n "${DEADLINE:-}" ] && [ $(($(date +%s) - start)) -ge "$DEADLINE" ] && break

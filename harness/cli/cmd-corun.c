@@ -12,8 +12,10 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <jansson.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -138,17 +140,12 @@ static int corun_option(void *ctx, int opt, const char *arg)
 
 /* One PU of each allowed core, in the spread order; the default counts
  * are those of 2, 4, 8 that fit, and a count asked for must fit. */
-static int pick_pus(struct corun_args *a, struct corun_figures *f)
+static int pick_pus(const struct ptb_topology *t, struct corun_args *a, struct corun_figures *f)
 {
-	char err[256];
-	struct ptb_topology *t = ptb_topology_load(NULL, err, sizeof err);
-	if (!t)
-		return ptb_bad_input("corun", "%s", err);
 	struct ptb_topo_counts c;
 	ptb_topology_counts(t, &c);
 	int all[PTB_COPIES_MAX * 8];
 	int n = ptb_topology_order(t, PTB_ORDER_SPREAD, all, (int)(sizeof all / sizeof all[0]));
-	ptb_topology_free(t);
 	f->npus = c.cores < n ? c.cores : n;
 	if (f->npus > PTB_COPIES_MAX)
 		f->npus = PTB_COPIES_MAX;
@@ -188,19 +185,21 @@ static int pick_input(struct corun_args *a)
 }
 
 /* SCHED_FIFO where asked and permitted: tried on ptbench itself, then
- * given back, so that a refusal is said once rather than by each copy. */
-static void pick_sched(struct corun_args *a)
+ * its own policy given back, so that a refusal is found once rather than
+ * by each copy.  The errno of a refusal, said once the figures are in (a
+ * run that fails says that alone), or 0. */
+static int pick_sched(struct corun_args *a)
 {
-	struct sched_param fifo = { .sched_priority = 1 }, other = { 0 };
-	if (!a->fifo)
-		return;
+	struct sched_param fifo = { .sched_priority = 1 }, was;
+	int policy = sched_getscheduler(0);
+	if (!a->fifo || policy < 0 || sched_getparam(0, &was))
+		return 0;
 	if (sched_setscheduler(0, SCHED_FIFO, &fifo) == 0) {
-		sched_setscheduler(0, SCHED_OTHER, &other);
-		return;
+		sched_setscheduler(0, policy, &was);
+		return 0;
 	}
-	fprintf(stderr, "ptbench corun: warning: SCHED_FIFO not permitted (%s); the copies run "
-		"under the normal policy, where other load shares their PUs\n", strerror(errno));
 	a->fifo = 0;
+	return errno;
 }
 
 static double mean(const double *x, int n)
@@ -211,9 +210,10 @@ static double mean(const double *x, int n)
 	return s / n;
 }
 
-static int measure(const struct corun_args *a, char **argv, struct corun_figures *f)
+static int measure(const struct ptb_topology *t, const struct corun_args *a, char **argv,
+		   struct corun_figures *f)
 {
-	struct ptb_copies c = { argv, a->input, a->fifo };
+	struct ptb_copies c = { argv, a->input, a->fifo, t };
 	double cpu[PTB_COPIES_MAX];
 	char err[512];
 	for (int r = 0; r < a->rounds; r++) {
@@ -337,10 +337,48 @@ static void warn_spread(const struct corun_args *a, const struct corun_figures *
 	}
 }
 
+/* What the copies inherit is the program's, not what ptbench was given:
+ * fds 0-2 open (a closed one would be the start line's pipe, and the
+ * copies released at once) and SIGCHLD at its default (ignored, the
+ * copies' CPU time could not be waited for). */
+static void sane_inheritance(void)
+{
+	for (int fd = 0; fd <= 2; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd ? O_WRONLY : O_RDONLY) != fd)
+			break;
+	signal(SIGCHLD, SIG_DFL);
+}
+
+/* Measure and write, on the PUs of t. */
+static int corun_on(const struct ptb_topology *t, struct corun_args *a, char **argv, int argc)
+{
+	static struct corun_figures f;
+	int rc = pick_pus(t, a, &f);
+	if (rc || (rc = pick_input(a)))
+		return rc;
+	int refused = pick_sched(a);
+	if ((rc = measure(t, a, argv, &f)))
+		return rc;
+	if (refused)
+		fprintf(stderr, "ptbench corun: warning: SCHED_FIFO not permitted (%s); the copies "
+			"ran under the normal policy, where other load shares their PUs\n",
+			strerror(refused));
+	warn_spread(a, &f);
+	json_t *doc = to_json(a, argv, argc, &f);
+	if (!doc)
+		return ptb_bad_input("corun", "out of memory");
+	rc = a->out ? write_file(a->out, doc) : 0;
+	if (!rc && a->json)
+		rc = json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ? 2 : (printf("\n"), 0);
+	else if (!rc)
+		print_table(a, argv, &f);
+	json_decref(doc);
+	return rc;
+}
+
 int ptb_cmd_corun(int argc, char **argv)
 {
 	struct corun_args a = { .rounds = 5, .fifo = 1 };
-	static struct corun_figures f;
 	char err[512];
 	int first, rc = ptb_options("corun", argc, argv, "+:ho:", corun_options, usage,
 				    corun_option, &a, &first);
@@ -353,20 +391,11 @@ int ptb_cmd_corun(int argc, char **argv)
 				     access(argv[first], F_OK) == 0 ? "not executable" : "no such program");
 	if (a.out && ptb_run_check_target_of("-o", a.out, err, sizeof err))
 		return ptb_bad_input("corun", "%s", err);
-	if ((rc = pick_pus(&a, &f)) || (rc = pick_input(&a)))
-		return rc;
-	pick_sched(&a);
-	if ((rc = measure(&a, argv + first, &f)))
-		return rc;
-	warn_spread(&a, &f);
-	json_t *doc = to_json(&a, argv + first, argc - first, &f);
-	if (!doc)
-		return ptb_bad_input("corun", "out of memory");
-	rc = a.out ? write_file(a.out, doc) : 0;
-	if (!rc && a.json)
-		rc = json_dumpf(doc, stdout, JSON_INDENT(1) | JSON_PRESERVE_ORDER) ? 2 : (printf("\n"), 0);
-	else if (!rc)
-		print_table(&a, argv + first, &f);
-	json_decref(doc);
+	sane_inheritance();
+	struct ptb_topology *t = ptb_topology_load(NULL, err, sizeof err);
+	if (!t)
+		return ptb_bad_input("corun", "%s", err);
+	rc = corun_on(t, &a, argv + first, argc - first);
+	ptb_topology_free(t);
 	return rc;
 }

@@ -18,6 +18,8 @@
 #include <unistd.h>
 
 #include "cli/corun-copies.h"
+#include "platform/topology.h"
+#include "record/cleanup.h"
 #include "text/text.h"
 
 /* What a copy that failed before its program ran writes to the parent:
@@ -37,14 +39,13 @@ static void fail(int fd, const char *what)
 	_exit(127);
 }
 
-/* The child: bind, set the policy, take stdin and quiet its output, wait
- * at the start line, run the program. */
-static void copy_child(const struct ptb_copies *c, int pu, int go, int report)
+/* The child: join the copies' group, bind, set the policy, take stdin
+ * and quiet its output, wait at the start line, run the program. */
+static void copy_child(const struct ptb_copies *c, int pu, pid_t group, int go, int report)
 {
-	cpu_set_t set;
-	CPU_ZERO(&set);
-	CPU_SET(pu, &set);
-	if (sched_setaffinity(0, sizeof set, &set))
+	char err[256];
+	setpgid(0, group);
+	if (ptb_bind_self(c->t, pu, err, sizeof err))
 		fail(report, "binding to its PU");
 	struct sched_param sp = { .sched_priority = 1 };
 	if (c->fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
@@ -53,6 +54,10 @@ static void copy_child(const struct ptb_copies *c, int pu, int go, int report)
 	int out = open("/dev/null", O_WRONLY);
 	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
 		fail(report, c->input ? "opening its input" : "opening /dev/null");
+	if (in > 2)
+		close(in);
+	if (out > 2)
+		close(out);
 	char byte;
 	while (read(go, &byte, 1) < 0 && errno == EINTR)
 		;                                   /* EOF: the start */
@@ -110,23 +115,31 @@ int ptb_copies_run(const struct ptb_copies *c, const int *pus, int n, double *cp
 	fflush(NULL);
 	int started = 0;
 	for (; started < n; started++) {
+		pid_t group = started ? pid[0] : 0;      /* the first copy leads */
 		pid[started] = fork();
 		if (pid[started] == 0) {
 			close(go[1]), close(report[0]);
-			copy_child(c, pus[started], go[0], report[1]);
+			copy_child(c, pus[started], group, go[0], report[1]);
 		}
 		if (pid[started] < 0)
 			break;
+		setpgid(pid[started], group ? group : pid[started]);   /* before either runs */
+		if (!started)
+			ptb_cleanup_child(-pid[0]);
 	}
 	int forked = started == n;
 	if (!forked) {
 		ptb_errf(err, errlen, "fork: %s", strerror(errno));
-		for (int i = 0; i < started; i++)
-			kill(pid[i], SIGKILL);
+		if (started)
+			kill(-pid[0], SIGKILL);
 	}
 	close(go[0]), close(go[1]), close(report[1]);   /* the start */
 	char why[256];
 	int rc = wait_all(pid, started, cpu_s, why, sizeof why);
+	if (started) {
+		kill(-pid[0], SIGKILL);                 /* what of the group is left */
+		ptb_cleanup_child(0);
+	}
 	struct setup_failure f;
 	if (forked && read(report[0], &f, sizeof f) == (ssize_t)sizeof f) {
 		f.what[sizeof f.what - 1] = '\0';

@@ -188,12 +188,21 @@ static void print_corun(const struct ptb_predict_args *a)
 static void print_program_corun(const struct ptb_trace *t, const struct ptb_predict_args *a)
 {
 	const struct ptb_program_corun *pc = a->corun;
-	printf("co-running slowdown of %s, measured by ptbench corun (%s):", pc->program, pc->file);
+	printf("co-running slowdown of ");
+	ptb_fputs_printable(stdout, pc->program);       /* from a file: no control bytes */
+	printf(", measured by ptbench corun (");
+	ptb_fputs_printable(stdout, pc->file);
+	printf("):");
 	for (int i = 1; i < pc->curve.nk; i++)
 		printf("%s x%.3f at %d", i > 1 ? "," : "", pc->curve.factor[i], pc->curve.k[i]);
 	printf(" threads at once\n");
-	if (strcmp(pc->program, t->h.program))
-		printf("  note: measured of %s, and the trace is of %s\n", pc->program, t->h.program);
+	if (strcmp(pc->program, t->h.program)) {
+		printf("  note: measured of ");
+		ptb_fputs_printable(stdout, pc->program);
+		printf(", and the trace is of ");
+		ptb_fputs_printable(stdout, t->h.program);
+		printf("\n");
+	}
 	printf("\n");
 }
 

@@ -27,7 +27,7 @@ static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
 
 static void on_signal(int sig)
 {
-	if (child > 0)
+	if (child)
 		kill(child, SIGTERM);
 	for (int i = SLOTS - 1; i >= 0; i--)
 		if (slots[i].used) {
@@ -85,5 +85,7 @@ void ptb_cleanup_forget(int handle)
 
 void ptb_cleanup_child(pid_t pid)
 {
+	if (pid)
+		install();
 	child = pid;
 }

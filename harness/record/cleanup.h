@@ -22,7 +22,8 @@ int ptb_cleanup_add(const char *path, bool is_dir);
 /* The path was renamed or removed: nothing to do for it any more.  -1 is
  * ignored. */
 void ptb_cleanup_forget(int handle);
-/* The child to end (SIGTERM) should a signal end the process; 0: none. */
+/* The child to end (SIGTERM) should a signal end the process; a negative
+ * pid: that process group; 0: none. */
 void ptb_cleanup_child(pid_t pid);
 
 #endif
