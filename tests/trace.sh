@@ -23,12 +23,32 @@ phases_exp() {
 	awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$1 \
 		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f) * 1e-9 }'
 }
+# --machine (below): a made-up machine's costs, charged where the path
+# meets them.  Wake-up 20 ms (cond.pingpong 40 ms halved), creation 50 ms:
+# on as many CPUs as threads every phase's two barriers each wake its
+# critical thread once, and the workers begin 50 ms late, which hides the
+# first serial part: the prediction grows by exactly C + 2 P W - serial.
+# A recording under CI's load once gave one wake-up more on the path (20
+# ms at 4 and 8 CPUs; which wait it was is not established, and 8 tries
+# here did not repeat it), so a miss there is recorded once more too.
+machine="$top_srcdir/tests/data/predict-machine.json"
+machine_delta() {         # CPUS: "WITH WITHOUT EXPECTED" and whether within 1 %
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus $1 --machine "$machine" --remote-wake 0 \
+		--format json > "$tmp/m.json"
+	with=$("$JGET" "$tmp/m.json" predictions.0.wall_s)
+	without=$(predicted "$tmp/phases.trace" $1 predictions.0.wall_s)
+	exp=$(awk -v p=$P -v s="$serial" 'BEGIN { printf "%.6f", 0.05 + 2 * p * 0.02 - s * 1e-9 }')
+	awk -v a="$with" -v b="$without" -v e="$exp" 'BEGIN { r = (a - b) / e; exit !(r > 0.99 && r < 1.01) }'
+}
 for attempt in 1 2; do
 	"$PTBENCH" record -o "$tmp/phases.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
 		> "$tmp/phases.out" 2> "$tmp/phases.err"
 	rc=$?
 	read -r _ work _ serial < "$tmp/phases.out"
 	missed=$(misses5 "$tmp/phases.trace" phases_exp 1 2 4 8)
+	for n in 4 8; do
+		machine_delta $n || missed="$missed --machine on $n CPUs: $with s against $without s + $exp s;"
+	done
 	[ -z "$missed" ] && break
 	[ $attempt = 1 ] && diag "phases, first recording missed ($missed) -- recording it once more"
 done
@@ -41,20 +61,9 @@ for n in 1 2 4 8; do
 	within5 "phases, $n CPUs" "$(predicted "$tmp/phases.trace" $n)" "$(phases_exp $n)"
 done
 
-# --- --machine: a made-up machine's costs, charged where the path meets them.
-# Wake-up 20 ms (cond.pingpong 40 ms halved), creation 50 ms: on as many
-# CPUs as threads every phase's two barriers each wake its critical thread
-# once, and the workers begin 50 ms late, which hides the first serial
-# part: the prediction grows by exactly C + 2 P W - serial.
-machine="$top_srcdir/tests/data/predict-machine.json"
+# --- --machine: the made-up machine's costs (above)
 for n in 4 8; do
-	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$machine" --remote-wake 0 --format json \
-		> "$tmp/m.json"
-	with=$("$JGET" "$tmp/m.json" predictions.0.wall_s)
-	without=$(predicted "$tmp/phases.trace" $n predictions.0.wall_s)
-	exp=$(awk -v p=$P -v s="$serial" 'BEGIN { printf "%.6f", 0.05 + 2 * p * 0.02 - s * 1e-9 }')
-	awk -v d="$with - $without" -v a="$with" -v b="$without" -v e="$exp" \
-		'BEGIN { r = (a - b) / e; exit !(r > 0.99 && r < 1.01) }'
+	machine_delta $n
 	check "--machine on $n CPUs: $without s + $exp s (got $with s)" test $? -eq 0
 done
 check "  the JSON names the hand-off's point" \
