@@ -48,6 +48,15 @@ static json_t *limits_json(const struct ptb_trace *t, const struct ptb_sim_resul
 	return a;
 }
 
+/* A co-running curve's factor at each count of threads measured. */
+static json_t *curve_json(const struct ptb_corun_curve *cv)
+{
+	json_t *f = json_array();
+	for (int i = 0; i < cv->nk; i++)
+		f = append(f, json_pack("{s:i, s:f}", "threads", cv->k[i], "slowdown", cv->factor[i]));
+	return f;
+}
+
 /* The co-running slowdown applied: the curve's benchmark, size and the
  * factor at each measured count of copies; null when none was applied,
  * with the sizes the file has ("available") when it has any. */
@@ -57,12 +66,9 @@ static json_t *corun_json(const struct ptb_machine_costs *m)
 	if (c->picked < 0)
 		return json_null();
 	const struct ptb_corun_curve *cv = &c->curve[c->picked];
-	json_t *f = json_array();
-	for (int i = 0; i < cv->nk; i++)
-		f = append(f, json_pack("{s:i, s:f}", "threads", cv->k[i], "slowdown", cv->factor[i]));
 	return json_pack("{s:s, s:I, s:I, s:o}", "benchmark", c->bench, "working_set_bytes",
 			 (json_int_t)llround(c->working_set), "size_bytes", (json_int_t)llround(cv->bytes),
-			 "slowdown", f);
+			 "slowdown", curve_json(cv));
 }
 
 /* The costs charged, and where each came from; null without --machine. */
@@ -89,14 +95,11 @@ static json_t *program_corun_json(const struct ptb_predict_args *a)
 	const struct ptb_program_corun *pc = a->corun;
 	if (!pc)
 		return json_null();
-	json_t *f = json_array();
-	for (int i = 0; i < pc->curve.nk; i++)
-		f = append(f, json_pack("{s:i, s:f}", "threads", pc->curve.k[i], "slowdown",
-					pc->curve.factor[i]));
 	char file[4096];
 	snprintf(file, sizeof file, "%s", pc->file);
 	ptb_utf8_fix(file, sizeof file);                  /* a file name is bytes */
-	return json_pack("{s:s, s:s, s:o}", "file", file, "program", pc->program, "slowdown", f);
+	return json_pack("{s:s, s:s, s:o}", "file", file, "program", pc->program, "slowdown",
+			 curve_json(&pc->curve));
 }
 
 /* Where the remote wake-up cost charged came from. */
