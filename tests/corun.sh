@@ -216,19 +216,34 @@ if grep -q -e 'cannot be preloaded' -e 'runtime does not come first' "$tmp/probe
 fi
 record_alone
 T=4 P=8
-"$PTBENCH" record -o "$tmp/phases.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
-	> "$tmp/phases.out" 2> /dev/null
-check "record of the phases program: exit 0" test $? -eq 0
-read -r _ work _ serial < "$tmp/phases.out"
 made_up=$top_srcdir/tests/data/corun-made-up.json
-for n in 2 4 8; do
-	s=$(awk -v n=$n 'BEGIN { print n == 2 ? 1.25 : 1.5 }')
-	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --corun "$made_up" --remote-wake 0 \
+stretch() { awk -v n=$1 'BEGIN { print n == 2 ? 1.25 : 1.5 }'; }
+stretched_exp() {
+	awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$1 -v k="$(stretch $1)" \
+		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f * k) * 1e-9 }'
+}
+stretched() {
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus $1 --corun "$made_up" --remote-wake 0 \
 		--format json > "$tmp/p.json"
-	exp=$(awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$n -v k="$s" \
-		'BEGIN { f = t / n; if (f < 1) f = 1; printf "%.6f", p * (s + w * f * k) * 1e-9 }')
-	within5 "--corun on $n CPUs: the parallel part x$s" \
-		"$("$JGET" "$tmp/p.json" predictions.0.wall_s)" "$exp"
+	"$JGET" "$tmp/p.json" predictions.0.wall_s
+}
+# a recording whose slowest piece stood out under other load is made once
+# more, as in tests/trace.sh: a defect of the replay would miss both
+for attempt in 1 2; do
+	"$PTBENCH" record -o "$tmp/phases.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
+		> "$tmp/phases.out" 2> /dev/null
+	rc=$?
+	read -r _ work _ serial < "$tmp/phases.out"
+	missed=
+	for n in 2 4 8; do
+		near5 "$(stretched $n)" "$(stretched_exp $n)" || missed="$missed $n CPUs;"
+	done
+	[ -z "$missed" ] && break
+	[ $attempt = 1 ] && diag "phases, first recording missed ($missed) -- recording it once more"
+done
+check "record of the phases program: exit 0 (got $rc)" test $rc -eq 0
+for n in 2 4 8; do
+	within5 "--corun on $n CPUs: the parallel part x$(stretch $n)" "$(stretched $n)" "$(stretched_exp $n)"
 	"$PTBENCH" predict "$tmp/phases.trace" --cpus $n --machine "$top_srcdir/tests/data/predict-corun.json" \
 		--working-set 256K --remote-wake 0 --format json > "$tmp/m.json"
 	check "  the same replay as --machine's curve of the same factors" \
