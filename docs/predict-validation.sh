@@ -45,8 +45,11 @@
 # real2 (cpu2) and of the unrecorded run on one PU (cpu1).
 # With CORUN=ROUNDS, each program's own co-running slowdown is measured
 # first, once (`ptbench corun --copies 2 --rounds ROUNDS`; a line "corun"
-# each), and each line also has pred2c, predicted with `--corun` of it, and
-# that factor as corun.  ROUNDS 0 (the third argument) measures only that.
+# each), and each line also has pred2c, predicted with `--corun` of it
+# for a run under SCHED_FIFO (`--sched fifo`), pred2s for one under the
+# normal policy (the time slices' cost that corun measured charged as
+# well), and the two factors as corun and sliced.  ROUNDS 0 (the third
+# argument) measures only those.
 # DEADLINE=S starts no round after S seconds (a machine lent by the minute).
 #
 #   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both] [CORUN=R] [DEADLINE=S]
@@ -95,7 +98,8 @@ if [ -n "${CORUN:-}" ]; then
 		"$P" corun --copies 2 --rounds "$CORUN" --input "$in" -o "$V/$name.corun" -- $cmd > /dev/null
 		echo "corun $name threads=$T factor=$("$J" "$V/$name.corun" slowdown.1.factor)" \
 			"min=$("$J" "$V/$name.corun" slowdown.1.min) max=$("$J" "$V/$name.corun" slowdown.1.max)" \
-			"alone_cpu_s=$("$J" "$V/$name.corun" alone_cpu_s.0)"
+			"alone_cpu_s=$("$J" "$V/$name.corun" alone_cpu_s.0)" \
+			"sliced=$("$J" "$V/$name.corun" sliced.factor)"
 	done
 fi
 # the user and system seconds /usr/bin/time wrote to $1
@@ -135,9 +139,13 @@ while [ $r -le "$R" ]; do
 		more="$more wake_us=$(awk -v s="$("$J" "$V/p.json" remote_wake.seconds)" \
 			'BEGIN { printf "%.2f", s * 1e6 }')"
 		if [ -n "${CORUN:-}" ]; then
-			"$P" predict "$V/t" --cpus 2 --corun "$V/$name.corun" --format json > "$V/c.json"
+			"$P" predict "$V/t" --cpus 2 --corun "$V/$name.corun" --sched fifo \
+				--format json > "$V/c.json"
+			"$P" predict "$V/t" --cpus 2 --corun "$V/$name.corun" --format json > "$V/s.json"
 			more="$more pred2c=$("$J" "$V/c.json" predictions.0.wall_s)"
+			more="$more pred2s=$("$J" "$V/s.json" predictions.0.wall_s)"
 			more="$more corun=$("$J" "$V/$name.corun" slowdown.1.factor)"
+			more="$more sliced=$("$J" "$V/$name.corun" sliced.factor)"
 		fi
 		if [ -n "$MACHINE" ]; then
 			ws=$(( $(awk '{ print $3 }' "$V/rss") / T ))K

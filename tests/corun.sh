@@ -43,6 +43,9 @@ refused "corun --copies 4,2" "not ascending" corun --copies 4,2 -- true
 refused "corun --copies 2,,4" "--copies: ''" corun --copies 2,,4 -- true
 refused "corun --rounds 0" "--rounds" corun --rounds 0 -- true
 refused "corun --sched rr" "--sched" corun --sched rr -- true
+refused "predict --sched rr" "--sched" predict --sched rr "$top_srcdir/tests/data/corun-made-up.json"
+refused "predict --sched fifo without --corun" "needs --corun" predict --sched fifo \
+	"$top_srcdir/tests/data/corun-made-up.json"
 refused "corun --format xml" "--format" corun --format xml -- true
 refused "corun --copies 64 (more than the cores)" "allowed" corun --copies 64 -- true
 
@@ -61,7 +64,7 @@ phases="$(cd "$(dirname "$TRACE_PHASES")" && pwd)/$(basename "$TRACE_PHASES")"
 	echo 'a=$(date +%s.%N)'
 	echo "\"$phases\" 1 4 40000000 0 > /dev/null"
 	echo 'b=$(date +%s.%N)'
-	echo "echo \"\$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status) \$a \$b\" >> \"$tmp/log\""
+	echo "echo \"\$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status) \$a \$b \$(chrt -p \$\$ | sed -n 's/.*policy: //p')\" >> \"$tmp/log\""
 } > "$tmp/prog"
 chmod +x "$tmp/prog"
 "$PTBENCH" corun --sched other --rounds 1 --copies 2 -- "$tmp/prog" < "$tmp/in" \
@@ -112,6 +115,36 @@ else
 				 exit !(a > 0 && b > 0 && c > 0 && f - m < 1e-12 && m - f < 1e-12 && lo == l) }'
 	check "  the program's name and arguments are kept" \
 		test "$("$JGET" "$tmp/c.json" program)" = prog -a "$("$JGET" "$tmp/c.json" argv.0)" = "$tmp/prog"
+	check "  under the normal policy no time slices are measured: sliced is null" \
+		test "$("$JGET" "$tmp/c.json" sliced)" = null
+
+	# Under SCHED_FIFO (where permitted) each round also runs the lone
+	# copy under the normal policy, where its threads take turns in time
+	# slices: after the copies, on the lone copy's PU.  (One round of
+	# about 1 s, the PUs held by SCHED_FIFO for a quarter of a second.)
+	: > "$tmp/log"
+	"$PTBENCH" corun --rounds 1 --copies 2 --input "$tmp/in" --format json -- "$tmp/prog" \
+		> "$tmp/s.json" 2> "$tmp/s.err"
+	rc=$?
+	diag "log: $(tr '\n' ';' < "$tmp/log")"
+	if grep -q 'SCHED_FIFO not permitted' "$tmp/s.err"; then
+		check "corun where SCHED_FIFO is refused: exit 0 (got $rc), no time slices measured" \
+			test $rc -eq 0 -a "$("$JGET" "$tmp/s.json" sliced)" = null
+	else
+		check "corun under SCHED_FIFO: exit 0 (got $rc: $(head -c 200 "$tmp/s.err"))" test $rc -eq 0
+		check "  five runs: alone, two at once, alone under the normal policy, alone" \
+			test "$(wc -l < "$tmp/log")" -eq 5
+		check "  the fourth under the normal policy on the lone copy's PU, the others under SCHED_FIFO" \
+			awk '{ p[NR] = $4 } NR == 1 { a = $1 } NR == 4 { b = $1 }
+			     END { exit !(a == b && p[4] == "SCHED_OTHER" && p[1] == "SCHED_FIFO" &&
+					  p[2] == "SCHED_FIFO" && p[3] == "SCHED_FIFO" && p[5] == "SCHED_FIFO") }' \
+			"$tmp/log"
+		f=$("$JGET" "$tmp/s.json" sliced.factor)
+		check "  its factor in the JSON, plausible for one thread on registers: 0.5 to 2 (got $f)" \
+			awk -v f="$f" 'BEGIN { exit !(f > 0.5 && f < 2) }'
+		check "  the same as its one round's" \
+			test "$f" = "$("$JGET" "$tmp/s.json" sliced.rounds.0)"
+	fi
 
 	# What ptbench was given is not what the copies get: a closed stdin
 	# (the start line's pipe would take fd 0, and a copy would read its
@@ -227,6 +260,24 @@ stretched() {
 		--format json > "$tmp/p.json"
 	"$JGET" "$tmp/p.json" predictions.0.wall_s
 }
+# --- the time slices' cost: the made-up file with "sliced" 1.3 as well.  On
+# one CPU the replay then takes 1.3 times as long (all of it CPU work).  On
+# N CPUs, while the T workers outnumber them, each phase's parallel part
+# stretches by 1 + c (T - N) as well, where c = 0.3 x the CPU time over the
+# integral of the threads beyond the one CPU in the 1-CPU replay: with s
+# serial and w per worker, a phase's is (T - 1) T w.
+sliced_file=$top_srcdir/tests/data/corun-sliced.json
+sliced() {
+	"$PTBENCH" predict "$tmp/phases.trace" --cpus $1 --corun "$sliced_file" --remote-wake 0 \
+		--format json > "$tmp/s.json"
+	"$JGET" "$tmp/s.json" predictions.0.wall_s
+}
+sliced_exp() {
+	awk -v p=$P -v s="$serial" -v w="$work" -v t=$T -v n=$1 -v k="$(stretch $1)" \
+		'BEGIN { c = 0.3 * (s + t * w) / ((t - 1) * t * w); f = t / n; if (f < 1) f = 1
+			 if (n == 1) k = 1; x = t > n ? 1 + c * (t - n) : 1
+			 printf "%.6f", p * (s + w * f * k * x) * 1e-9 }'
+}
 # a recording whose slowest piece stood out under other load is made once
 # more, as in tests/trace.sh: a defect of the replay would miss both
 for attempt in 1 2; do
@@ -237,6 +288,9 @@ for attempt in 1 2; do
 	missed=
 	for n in 2 4 8; do
 		near5 "$(stretched $n)" "$(stretched_exp $n)" || missed="$missed $n CPUs;"
+	done
+	for n in 1 2 4 8; do
+		near5 "$(sliced $n)" "$(sliced_exp $n)" || missed="$missed $n CPUs sliced;"
 	done
 	[ -z "$missed" ] && break
 	[ $attempt = 1 ] && diag "phases, first recording missed ($missed) -- recording it once more"
@@ -259,6 +313,21 @@ check "without --corun the JSON's corun is null" grep -q '"corun": null' "$tmp/p
 "$PTBENCH" predict "$tmp/phases.trace" --cpus 2 --corun "$made_up" > "$tmp/p.txt"
 check "the table says which slowdown it applied" \
 	grep -q 'co-running slowdown of trace-phases, measured by ptbench corun' "$tmp/p.txt"
+
+for n in 1 2 4 8; do
+	within5 "time slices on $n CPUs: x1.3 on one" "$(sliced $n)" "$(sliced_exp $n)"
+done
+check "  the JSON says it was charged for the normal policy" \
+	test "$("$JGET" "$tmp/s.json" corun.sched)" = other -a "$("$JGET" "$tmp/s.json" corun.sliced)" = 1.3
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 2 --corun "$sliced_file" --sched fifo --remote-wake 0 \
+	--format json > "$tmp/f.json"
+check "--sched fifo: none charged, as without the figure" \
+	test "$("$JGET" "$tmp/f.json" predictions.0.wall_s)" = "$(stretched 2)" -a \
+	"$("$JGET" "$tmp/f.json" corun.slice_cost)" = 0.0
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 2 --corun "$sliced_file" > "$tmp/p.txt"
+check "the table says what the time slices cost" grep -q 'time slices: x1.300 on one PU' "$tmp/p.txt"
+refused "predict --corun of a file whose time slices' factor is 0" '"sliced" must be' predict \
+	"$tmp/phases.trace" --corun "$top_srcdir/tests/data/corun-bad-sliced.json"
 
 for bad in corun-nobase corun-descending corun-zero; do
 	refused "predict --corun of a bad file ($bad)" "must list copies" predict "$tmp/phases.trace" --corun "$top_srcdir/tests/data/$bad.json"

@@ -28,8 +28,9 @@ static char path[64];
 static const struct ptb_sim_costs *costs;
 /* The last replay's wake-ups onto an idle CPU charged to their wakers. */
 static uint64_t remote_wakes;
-/* Its time with more threads able to run than CPUs, ms. */
-static double shared_ms;
+/* Its time with more threads able to run than CPUs, ms, and the integral
+ * over that time of those threads less the CPUs, ms. */
+static double shared_ms, excess_ms;
 
 /* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
 static double replay(int cpus, uint64_t *forced)
@@ -51,6 +52,7 @@ static double replay(int cpus, uint64_t *forced)
 		*forced = r.forced;
 	remote_wakes = r.remote_wakes;
 	shared_ms = r.shared_ns / 1e6;
+	excess_ms = r.excess_ns / 1e6;
 	return r.wall_ns / 1e6;
 }
 
@@ -363,6 +365,12 @@ int main(void)
 	tap_near(replay(2, NULL), 92.5, 0.01, "on 2 CPUs: 3 threads share them 15 ms, then 2 run");
 	tap_near(shared_ms, 22.5, 0.01, "  shared 15 ms before the barrier and 7.5 after (%g ms)",
 		 shared_ms);
+	tap_near(excess_ms, 22.5, 0.01, "  one thread beyond the CPUs all that time (%g ms)",
+		 excess_ms);
+	make_barrier_sleep();
+	replay(1, NULL);
+	tap_near(excess_ms, 110.0, 0.01, "  on 1 CPU: 2 beyond it for 30 + 15 ms, 1 for 20 (%g ms)",
+		 excess_ms);
 	make_barrier_sleep();
 	tap_near(replay(8, NULL), 85.0, 0.01, "on 8 CPUs the same");
 	make_failed_create();
@@ -445,6 +453,19 @@ int main(void)
 	corun.nslow = 2;
 	make_barrier_sleep();
 	tap_near(replay(3, NULL), 97.5, 0.01, "  past the last count measured, its factor: 97.5 ms on 3");
+	/* the time slices' cost: work stretched by 1 + 0.1 per thread able to
+	 * run beyond the CPUs, on top of their sharing */
+	static struct ptb_sim_costs sliced;
+	sliced.slice_cost = 0.1;
+	costs = &sliced;
+	make_barrier_sleep();
+	tap_near(replay(1, NULL), 136.0, 0.01,
+		 "time slices on 1 CPU: 30 x 1.2 + 20 x 1.1 + 10, 15 x 1.2, the sleep: 136 ms");
+	make_barrier_sleep();
+	tap_near(replay(2, NULL), 94.75, 0.01,
+		 "  on 2 CPUs: 15 x 1.1 + 10 + 10, 7.5 x 1.1, the sleep: 94.75 ms");
+	make_barrier_sleep();
+	tap_near(replay(3, NULL), 85.0, 0.01, "  on 3 CPUs none: 85 ms");
 	costs = NULL;
 
 	/* blocking I/O: a channel between threads, a delay otherwise */

@@ -70,6 +70,7 @@ struct sim {
 	size_t nwork;
 	uint64_t ops, forced, remote_wakes;
 	double shared_ns;    /* time with more runnable threads than CPUs */
+	double excess_ns;    /* its integral of runnable threads less CPUs */
 	struct ptb_sim_costs costs;
 };
 

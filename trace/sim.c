@@ -221,6 +221,8 @@ static int step(struct sim *s)
 	}
 	double rate = runnable > s->cpus ? (double)s->cpus / runnable : 1.0;
 	rate /= slowdown(s, runnable < s->cpus ? runnable : s->cpus);
+	if (runnable > s->cpus && s->costs.slice_cost > 0)
+		rate /= 1 + s->costs.slice_cost * (runnable - s->cpus);
 	double dt = runnable ? min_left / rate : INFINITY;
 	if (next_delay - s->now < dt)
 		dt = next_delay - s->now, first = -1;
@@ -228,7 +230,7 @@ static int step(struct sim *s)
 		dt = 0;
 	s->now += dt;
 	if (runnable > s->cpus)
-		s->shared_ns += dt;
+		s->shared_ns += dt, s->excess_ns += dt * (runnable - s->cpus);
 	for (size_t k = 0; k < s->nlive; k++) {
 		int i = s->live[k];
 		struct sthread *th = &s->th[i];
@@ -317,6 +319,7 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *c
 		r->cpus = cpus, r->wall_ns = s.now, r->cpu_ns = o->cpu_ns;
 		r->ops = s.ops, r->forced = s.forced, r->remote_wakes = s.remote_wakes;
 		r->shared_ns = s.shared_ns;
+		r->excess_ns = s.excess_ns;
 		rc = ptb_sim_path(&s, r);
 		if (v && !rc)
 			visit(&s, v);

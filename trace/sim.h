@@ -35,6 +35,7 @@ struct ptb_sim_result {
 	uint64_t forced;         /* waits released because nothing else could run */
 	uint64_t remote_wakes;   /* wake-ups onto an idle CPU charged to their wakers */
 	double shared_ns;        /* wall time with more threads able to run than CPUs */
+	double excess_ns;        /* the integral over it of those threads less the CPUs */
 	int nlimits;
 	struct ptb_sim_limit limits[PTB_SIM_LIMITS];
 };
@@ -75,6 +76,14 @@ struct ptb_sim_costs {
 	 * mutex its waker still holds: on the machine it is still waking up
 	 * when the mutex is let go). */
 	double remote_wake_ns;
+	/* The time slices' cost: while R threads can run on N < R CPUs, the
+	 * normal scheduler switches among them every few ms, and each comes
+	 * back to caches that the others' work in between has emptied: R - N
+	 * slices of others' work between two of its own, in a round of R
+	 * threads on N CPUs.  CPU work then stretches by 1 + slice_cost *
+	 * (R - N) as well (0: nothing).  The recording, under SCHED_FIFO,
+	 * switched only where a thread blocked. */
+	double slice_cost;
 };
 
 /* 0, or -1 when out of memory.  costs and v may be NULL. */

@@ -86,6 +86,8 @@ struct corun_figures {
 	int rounds;
 	double alone[MAX_ROUNDS];
 	double at[MAX_COUNTS][MAX_ROUNDS];
+	int sliced_too;             /* the lone copy ran under the normal policy too */
+	double sliced[MAX_ROUNDS];
 };
 
 static int parse_counts(struct corun_args *a, const char *arg)
@@ -213,8 +215,10 @@ static double mean(const double *x, int n)
 static int measure(const struct ptb_topology *t, const struct corun_args *a, char **argv,
 		   struct corun_figures *f)
 {
-	struct ptb_copies c = { argv, a->input, a->fifo, t };
+	struct ptb_copies c = { argv, a->input, a->fifo, t }, sliced = c;
 	double cpu[PTB_COPIES_MAX];
+	sliced.fifo = 0;
+	f->sliced_too = a->fifo;
 	char err[512];
 	for (int r = 0; r < a->rounds; r++) {
 		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
@@ -228,6 +232,8 @@ static int measure(const struct ptb_topology *t, const struct corun_args *a, cha
 				return ptb_bad_input("corun", "%s", err);
 			f->at[i][r] = mean(cpu, a->counts[i]);
 		}
+		if (f->sliced_too && ptb_copies_run(&sliced, f->pus, 1, &f->sliced[r], err, sizeof err))
+			return ptb_bad_input("corun", "%s", err);
 		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
 			return ptb_bad_input("corun", "%s", err);
 		f->alone[r] = (first + cpu[0]) / 2;
@@ -240,12 +246,15 @@ static int measure(const struct ptb_topology *t, const struct corun_args *a, cha
  * the machine's speed, not the copies, may be what was measured. */
 #define SPREAD_WARN 1.10
 
-/* The median, least and greatest over the rounds of count i's factor. */
-static void factor_of(const struct corun_figures *f, int i, double *med, double *lo, double *hi)
+/* The median, least and greatest over the rounds of a factor: the CPU
+ * time cpu[r] of round r over the lone copy's (f->at[i] for count i,
+ * f->sliced for the lone copy under the normal policy). */
+static void factor_of(const struct corun_figures *f, const double *cpu, double *med, double *lo,
+		      double *hi)
 {
 	double x[MAX_ROUNDS] = { 0 };              /* rounds >= 1: measure() */
 	for (int r = 0; r < f->rounds; r++)
-		x[r] = f->at[i][r] / f->alone[r];
+		x[r] = cpu[r] / f->alone[r];
 	*lo = *hi = x[0];
 	for (int r = 1; r < f->rounds; r++)
 		*lo = x[r] < *lo ? x[r] : *lo, *hi = x[r] > *hi ? x[r] : *hi;
@@ -256,6 +265,23 @@ static const char *base_name(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 	return slash ? slash + 1 : path;
+}
+
+/* A factor's median, range and rounds (its CPU times cpu[r]), with `key`
+ * and `value` first where key is not NULL. */
+static json_t *factor_json(const struct corun_figures *f, const double *cpu, const char *key,
+			   int value)
+{
+	double med, lo, hi;
+	factor_of(f, cpu, &med, &lo, &hi);
+	json_t *each = json_array();
+	for (int r = 0; r < f->rounds; r++)
+		json_array_append_new(each, json_real(cpu[r] / f->alone[r]));
+	json_t *o = json_pack("{s:f, s:f, s:f, s:o}", "factor", med, "min", lo, "max", hi,
+			      "rounds", each);
+	if (o && key)
+		json_object_set_new(o, key, json_integer(value));
+	return o;
 }
 
 static json_t *to_json(const struct corun_args *a, char **argv, int argc,
@@ -274,21 +300,15 @@ static json_t *to_json(const struct corun_args *a, char **argv, int argc,
 	for (int r = 0; r < f->rounds; r++)
 		json_array_append_new(alone, json_real(f->alone[r]));
 	json_array_append_new(slow, json_pack("{s:i, s:f}", "copies", 1, "factor", 1.0));
-	for (int i = 0; i < a->ncounts; i++) {
-		double med, lo, hi;
-		factor_of(f, i, &med, &lo, &hi);
-		json_t *each = json_array();
-		for (int r = 0; r < f->rounds; r++)
-			json_array_append_new(each, json_real(f->at[i][r] / f->alone[r]));
-		json_array_append_new(slow, json_pack("{s:i, s:f, s:f, s:f, s:o}", "copies",
-						      a->counts[i], "factor", med, "min", lo, "max",
-						      hi, "rounds", each));
-	}
+	for (int i = 0; i < a->ncounts; i++)
+		json_array_append_new(slow, factor_json(f, f->at[i], "copies", a->counts[i]));
 	snprintf(buf, sizeof buf, "%s", base_name(argv[0]));
 	ptb_utf8_fix(buf, sizeof buf);
-	return json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:o, s:o}", "schema", PTB_CORUN_SCHEMA,
-			 "program", buf, "argv", args, "sched", a->fifo ? "fifo" : "other",
-			 "pus", pus, "rounds", f->rounds, "alone_cpu_s", alone, "slowdown", slow);
+	return json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:o, s:o, s:o}", "schema",
+			 PTB_CORUN_SCHEMA, "program", buf, "argv", args, "sched",
+			 a->fifo ? "fifo" : "other", "pus", pus, "rounds", f->rounds, "alone_cpu_s",
+			 alone, "slowdown", slow, "sliced", f->sliced_too ?
+			 factor_json(f, f->sliced, NULL, 0) : json_null());
 }
 
 static void print_table(const struct corun_args *a, char **argv, const struct corun_figures *f)
@@ -303,9 +323,15 @@ static void print_table(const struct corun_args *a, char **argv, const struct co
 	printf("  copies  slowdown       min       max\n");
 	for (int i = 0; i < a->ncounts; i++) {
 		double med, lo, hi;
-		factor_of(f, i, &med, &lo, &hi);
+		factor_of(f, f->at[i], &med, &lo, &hi);
 		printf("  %6d  %8.3f  %8.3f  %8.3f\n", a->counts[i], med, lo, hi);
 	}
+	if (!f->sliced_too)
+		return;
+	double med, lo, hi;
+	factor_of(f, f->sliced, &med, &lo, &hi);
+	printf("\n  one copy under the normal policy, its threads in time slices:\n");
+	printf("  %6d  %8.3f  %8.3f  %8.3f\n", 1, med, lo, hi);
 }
 
 /* The JSON to a.out through a temporary file: a kill leaves no half. */
@@ -324,14 +350,18 @@ static int write_file(const char *path, json_t *doc)
 
 static void warn_spread(const struct corun_args *a, const struct corun_figures *f)
 {
-	for (int i = 0; i < a->ncounts; i++) {
+	for (int i = 0; i <= a->ncounts; i++) {
 		double med, lo, hi;
-		factor_of(f, i, &med, &lo, &hi);
+		if (i == a->ncounts && !f->sliced_too)
+			return;
+		factor_of(f, i < a->ncounts ? f->at[i] : f->sliced, &med, &lo, &hi);
 		if (hi > lo * SPREAD_WARN) {
-			fprintf(stderr, "ptbench corun: warning: at %d copies the rounds gave %.3f to "
-				"%.3f: this machine's speed changed under the measurement (other load, "
-				"a guest's clock); more --rounds or a quieter machine\n", a->counts[i],
-				lo, hi);
+			char what[64];
+			snprintf(what, sizeof what, i < a->ncounts ? "at %d copies" :
+				 "under the normal policy", a->counts[i < a->ncounts ? i : 0]);
+			fprintf(stderr, "ptbench corun: warning: %s the rounds gave %.3f to %.3f: "
+				"this machine's speed changed under the measurement (other load, a "
+				"guest's clock); more --rounds or a quieter machine\n", what, lo, hi);
 			return;
 		}
 	}

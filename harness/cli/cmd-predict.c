@@ -36,7 +36,8 @@
 
 static const char usage[] =
 	"usage: ptbench predict TRACE [--cpus LIST] [--machine RESULT.json]\n"
-	"                       [--working-set BYTES] [--corun FILE] [--remote-wake US]\n"
+	"                       [--working-set BYTES] [--corun FILE] [--sched other|fifo]\n"
+	"                       [--remote-wake US]\n"
 	"                       [--format table|json] [--check]\n"
 	"                       [--chrome-trace FILE]\n"
 	"                       [-v|--verbose]\n"
@@ -52,7 +53,10 @@ static const char usage[] =
 	"work by the machine's co-running slowdown for the threads running at once, from\n"
 	"its corun points at the table size nearest BYTES (a working set per thread).\n"
 	"--corun FILE: stretch CPU work by the program's own co-running slowdown for the\n"
-	"threads running at once, as 'ptbench corun' measured it on the target machine.\n"
+	"threads running at once, as 'ptbench corun' measured it on the target machine,\n"
+	"and while threads outnumber CPUs, the cost of the time slices it measured.\n"
+	"--sched other|fifo: the policy the program will run under (default other, the\n"
+	"normal policy; fifo: threads switch only where they block, no time slices).\n"
 	"--remote-wake US: what waking a thread onto an idle CPU costs the waker (default:\n"
 	"as 'ptbench record' measured it on the machine it ran on; 0: nothing).\n"
 	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
@@ -69,6 +73,7 @@ static const struct option predict_options[] = {
 	{ "machine",  required_argument, NULL, 'm' },
 	{ "working-set", required_argument, NULL, 'w' },
 	{ "corun",    required_argument, NULL, 'C' },
+	{ "sched",    required_argument, NULL, 's' },
 	{ "remote-wake", required_argument, NULL, 'r' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
@@ -169,6 +174,11 @@ static int predict_option(void *ctx, int opt, const char *arg)
 	case 'C':
 		a->corun_file = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--corun needs a file of ptbench corun");
+	case 's':
+		if (strcmp(arg, "fifo") && strcmp(arg, "other"))
+			return ptb_bad_input("predict", "--sched: '%s' is neither other nor fifo", arg);
+		a->target_fifo = !strcmp(arg, "fifo");
+		return 0;
 	case 't':
 		a->chrome = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--chrome-trace needs a file name");
@@ -245,7 +255,22 @@ static int write_chrome(const struct ptb_ops *o, int cpus, const struct ptb_sim_
 	return 0;
 }
 
-static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
+/* The time slices' cost (struct ptb_sim_costs), from corun's lone copy
+ * on one PU: its CPU time under the normal policy over under SCHED_FIFO,
+ * less 1, is what the slices cost it, and the 1-CPU replay without them
+ * says how many threads beyond the one CPU took turns, for how long
+ * (excess_ns).  A ratio under 1 is noise: slices save nothing. */
+static void slice_cost(struct ptb_predict_args *a, const struct ptb_sim_result *one)
+{
+	a->slice_cost = 0;
+	a->sliced_share = one->wall_ns > 0 ? one->shared_ns / one->wall_ns : 0;
+	if (!a->corun || a->target_fifo || !(a->corun->sliced > 1))
+		return;
+	if (a->sliced_share >= PTB_PREDICT_SLICED_MIN)
+		a->slice_cost = (a->corun->sliced - 1) * one->cpu_ns / one->excess_ns;
+}
+
+static int simulate(const struct ptb_trace *t, struct ptb_predict_args *a)
 {
 	struct ptb_ops o;
 	struct ptb_sim_result r[PTB_PREDICT_MAX_CPUS], one;
@@ -293,6 +318,12 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 		ptb_corun_curve_apply(&a->corun->curve, &charged);
 	charged.remote_wake_ns = a->remote_wake_ns;
 	int rc = ptb_sim_run(&o, 1, costs, &one, NULL);
+	if (!rc && a->corun) {
+		slice_cost(a, &one);
+		charged.slice_cost = a->slice_cost;
+		if (a->slice_cost > 0)
+			rc = ptb_sim_run(&o, 1, costs, &one, NULL);
+	}
 	for (int i = 0; !rc && i < a->ncpus; i++)
 		rc = ptb_sim_run(&o, a->cpus[i], costs, &r[i], NULL), ops += r[i].ops;
 	double dt = seconds() - t0;
@@ -318,7 +349,7 @@ static int simulate(const struct ptb_trace *t, const struct ptb_predict_args *a)
 
 int ptb_cmd_predict(int argc, char **argv)
 {
-	struct ptb_predict_args a = { { 1, 2, 4, 8 }, 4, 0, 0, 0, NULL, NULL, NULL, 0, 0, 0, NULL, NULL };
+	struct ptb_predict_args a = { .cpus = { 1, 2, 4, 8 }, .ncpus = 4, .target_fifo = -1 };
 	struct ptb_machine_costs m;
 	int first, rc = ptb_options("predict", argc, argv, ":hv", predict_options, usage,
 				    predict_option, &a, &first);
@@ -345,6 +376,10 @@ int ptb_cmd_predict(int argc, char **argv)
 	if (a.corun_file && ptb_corun_file_load(a.corun_file, &pc, err, sizeof err))
 		return ptb_bad_input("predict", "--corun %s", err);
 	a.corun = a.corun_file ? &pc : NULL;
+	if (a.target_fifo >= 0 && !a.corun)
+		return ptb_bad_input("predict", "--sched needs --corun (the file that holds what "
+				     "time slices cost the program)");
+	a.target_fifo = a.target_fifo == 1;
 	/* a regular file only (the rename would replace a device), locked */
 	if (a.chrome && ptb_run_check_target_of("--chrome-trace", a.chrome, err, sizeof err))
 		return ptb_bad_input("predict", "%s", err);

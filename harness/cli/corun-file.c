@@ -46,6 +46,19 @@ static int curve(json_t *slow, struct ptb_corun_curve *cv)
 	return cv->k[0] == 1 && fabs(cv->factor[0] - 1) < 1e-9 ? 0 : -1;
 }
 
+/* "sliced": absent or null (0), or an object whose factor is in range. */
+static int sliced(json_t *o, double *f)
+{
+	*f = 0;
+	if (!o || json_is_null(o))
+		return 0;
+	json_t *jf = json_object_get(o, "factor");
+	if (!json_is_object(o) || !json_is_number(jf))
+		return -1;
+	*f = json_number_value(jf);
+	return *f >= 1e-2 && *f <= 1e3 ? 0 : -1;
+}
+
 int ptb_corun_file_load(const char *path, struct ptb_program_corun *pc, char *err,
 			size_t errlen)
 {
@@ -70,6 +83,9 @@ int ptb_corun_file_load(const char *path, struct ptb_program_corun *pc, char *er
 	else if (curve(json_object_get(doc, "slowdown"), &pc->curve))
 		ptb_errf(err, errlen, "%s: \"slowdown\" must list copies from 1 (factor 1) "
 			 "upwards, each with a factor of 0.01 to 1000", path);
+	else if (sliced(json_object_get(doc, "sliced"), &pc->sliced))
+		ptb_errf(err, errlen, "%s: \"sliced\" must be null or hold a factor of 0.01 to "
+			 "1000", path);
 	else
 		rc = 0;
 	if (!rc)

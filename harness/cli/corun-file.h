@@ -7,7 +7,10 @@
  *    "slowdown": [{"copies", "factor", "min", "max", "rounds"}, ...]}
  * with copies ascending from 1 (factor 1): the CPU time of each of k
  * copies running at once over the CPU time of one alone (the median of the
- * rounds' factors, which "rounds" lists).
+ * rounds' factors, which "rounds" lists).  "sliced" (null where the lone
+ * copy ran under the normal policy already) is the lone copy's CPU time
+ * under the normal policy over under SCHED_FIFO, {"factor", "min", "max",
+ * "rounds"}: what the time slices among its threads cost it on one PU.
  */
 #ifndef PTB_CLI_CORUN_FILE_H
 #define PTB_CLI_CORUN_FILE_H
@@ -22,10 +25,12 @@ struct ptb_program_corun {
 	const char *file;
 	char program[256];
 	struct ptb_corun_curve curve;   /* bytes 0: a program's, not a table size */
+	double sliced;                  /* "sliced"'s factor; 0: not measured */
 };
 
 /* 0; -1 with a one-line reason in err (unreadable, not JSON, another
- * schema, copies not ascending from 1, a factor outside 0.01 to 1000). */
+ * schema, copies not ascending from 1, a factor outside 0.01 to 1000,
+ * "sliced" neither null nor such a factor). */
 int ptb_corun_file_load(const char *path, struct ptb_program_corun *pc, char *err,
 			size_t errlen);
 

@@ -173,8 +173,9 @@ int ptb_machine_costs_load(const char *path, struct ptb_machine_costs *m, char *
 			found += cost_of(run, b, m, c) == 0;
 	}
 	ptb_runfile_free(run);
-	m->costs = (struct ptb_sim_costs){ m->ns[PTB_COST_WAKE], m->ns[PTB_COST_HANDOFF],
-					   m->ns[PTB_COST_CREATE], 0, { 0 }, 0 };
+	m->costs = (struct ptb_sim_costs){ .wake_ns = m->ns[PTB_COST_WAKE],
+					   .handoff_ns = m->ns[PTB_COST_HANDOFF],
+					   .create_ns = m->ns[PTB_COST_CREATE] };
 	if (!found)
 		ptb_errf(err, errlen, "%s: no figure of a wake-up, a hand-off, a thread creation or "
 			 "co-running copies (a ptbench run of the default suite has the first three, "

@@ -98,8 +98,10 @@ static json_t *program_corun_json(const struct ptb_predict_args *a)
 	char file[4096];
 	snprintf(file, sizeof file, "%s", pc->file);
 	ptb_utf8_fix(file, sizeof file);                  /* a file name is bytes */
-	return json_pack("{s:s, s:s, s:o}", "file", file, "program", pc->program, "slowdown",
-			 curve_json(&pc->curve));
+	return json_pack("{s:s, s:s, s:o, s:o, s:s, s:f, s:f}", "file", file, "program",
+			 pc->program, "slowdown", curve_json(&pc->curve), "sliced", pc->sliced > 0 ?
+			 json_real(pc->sliced) : json_null(), "sched", a->target_fifo ? "fifo" :
+			 "other", "slice_cost", a->slice_cost, "sliced_share", a->sliced_share);
 }
 
 /* Where the remote wake-up cost charged came from. */
@@ -187,6 +189,28 @@ static void print_corun(const struct ptb_predict_args *a)
 	printf(" threads at once\n");
 }
 
+/* What the time slices cost, charged while threads outnumber CPUs. */
+static void print_slices(const struct ptb_predict_args *a)
+{
+	const struct ptb_program_corun *pc = a->corun;
+	if (a->target_fifo)
+		printf("  time slices: none charged (--sched fifo)\n");
+	else if (!(pc->sliced > 0))
+		printf("  time slices: none charged (not in the file: corun measured under the "
+		       "normal policy)\n");
+	else if (a->slice_cost > 0)
+		printf("  time slices: x%.3f on one PU under the normal policy: CPU work stretched "
+		       "by %.1f %% for each\n  thread able to run beyond the CPUs\n", pc->sliced,
+		       100 * a->slice_cost);
+	else if (pc->sliced <= 1)
+		printf("  time slices: x%.3f on one PU under the normal policy: no cost, none "
+		       "charged\n", pc->sliced);
+	else
+		printf("  time slices: x%.3f on one PU under the normal policy, none charged: "
+		       "only %.0f %% of\n  the replay on 1 CPU had threads taking turns\n",
+		       pc->sliced, 100 * a->sliced_share);
+}
+
 /* The program's own co-running slowdown, from ptbench corun (--corun). */
 static void print_program_corun(const struct ptb_trace *t, const struct ptb_predict_args *a)
 {
@@ -199,6 +223,7 @@ static void print_program_corun(const struct ptb_trace *t, const struct ptb_pred
 	for (int i = 1; i < pc->curve.nk; i++)
 		printf("%s x%.3f at %d", i > 1 ? "," : "", pc->curve.factor[i], pc->curve.k[i]);
 	printf(" threads at once\n");
+	print_slices(a);
 	if (strcmp(pc->program, t->h.program)) {
 		printf("  note: measured of ");
 		ptb_fputs_printable(stdout, pc->program);
@@ -252,8 +277,10 @@ static void print_remote_wakes(const struct ptb_sim_result *r, int n, const stru
 
 /* Where the replay shared CPUs among more threads than there are: a time
  * slice there costs the threads' caches, which the replay does not charge. */
-static void print_shared(const struct ptb_sim_result *r, int n)
+static void print_shared(const struct ptb_sim_result *r, int n, const struct ptb_predict_args *a)
 {
+	if (a->slice_cost > 0)
+		return;                         /* charged: print_slices() */
 	const char *sep = "\nnote: more threads could run than there were CPUs for";
 	for (int i = 0; i < n; i++) {
 		if (r[i].cpus < 2 || r[i].shared_ns < PTB_PREDICT_SHARED_NOTE * r[i].wall_ns)
@@ -324,5 +351,5 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		       "those waits as delays of their recorded length, or as none (--check refuses "
 		       "such a trace)\n", 100 * u->wake, (unsigned long long)u->wakes);
 	print_forced(r, n);
-	print_shared(r, n);
+	print_shared(r, n, a);
 }

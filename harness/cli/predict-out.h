@@ -24,7 +24,16 @@ struct ptb_predict_args {
 	int remote_wake_given;
 	const char *corun_file;
 	const struct ptb_program_corun *corun;      /* --corun; NULL: none */
+	int target_fifo;                            /* --sched fifo: no time slices */
+	/* The time slices' cost charged (--corun's "sliced", not under
+	 * --sched fifo): struct ptb_sim_costs's slice_cost, 0 none; the share
+	 * of the 1-CPU replay with threads taking turns. */
+	double slice_cost, sliced_share;
 };
+
+/* Below this share of the 1-CPU replay with threads taking turns, a time
+ * slices' cost measured on one PU is not attributed (mostly noise). */
+#define PTB_PREDICT_SLICED_MIN 0.05
 
 /* Above this share of the threads' time off the CPU outside any traced
  * call, --check refuses: the program synchronizes where the trace cannot
