@@ -99,7 +99,7 @@ if [ -n "${CORUN:-}" ]; then
 		echo "corun $name threads=$T factor=$("$J" "$V/$name.corun" slowdown.1.factor)" \
 			"min=$("$J" "$V/$name.corun" slowdown.1.min) max=$("$J" "$V/$name.corun" slowdown.1.max)" \
 			"alone_cpu_s=$("$J" "$V/$name.corun" alone_cpu_s.0)" \
-			"sliced=$("$J" "$V/$name.corun" sliced.factor)"
+			"sliced=$("$J" "$V/$name.corun" sliced.factor || echo null)"
 	done
 fi
 # the user and system seconds /usr/bin/time wrote to $1
@@ -145,7 +145,7 @@ while [ $r -le "$R" ]; do
 			more="$more pred2c=$("$J" "$V/c.json" predictions.0.wall_s)"
 			more="$more pred2s=$("$J" "$V/s.json" predictions.0.wall_s)"
 			more="$more corun=$("$J" "$V/$name.corun" slowdown.1.factor)"
-			more="$more sliced=$("$J" "$V/$name.corun" sliced.factor)"
+			more="$more sliced=$("$J" "$V/$name.corun" sliced.factor || echo null)"
 		fi
 		if [ -n "$MACHINE" ]; then
 			ws=$(( $(awk '{ print $3 }' "$V/rss") / T ))K

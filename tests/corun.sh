@@ -52,10 +52,10 @@ refused "corun --copies 64 (more than the cores)" "allowed" corun --copies 64 --
 # --- the measurement, where two cores are allowed ------------------------------
 # The program checks that all of stdin arrived (else exit 5), works 4
 # phases of one thread (0.1-0.5 s of CPU: 4 times the least corun takes
-# on a CPU twice this VM's speed), and logs its PUs, start and end.  The
-# measuring runs take the normal policy: SCHED_FIFO may be refused (a
-# user, a container), and would hold both PUs of a 2-CPU machine from
-# the other tests.
+# on a CPU twice this VM's speed), and logs its PUs, start, end and
+# policy.  The measuring runs take the normal policy but one (below):
+# SCHED_FIFO may be refused (a user, a container), and would hold both
+# PUs of a 2-CPU machine from the other tests.
 head -c 1000000 /dev/zero > "$tmp/in"
 phases="$(cd "$(dirname "$TRACE_PHASES")" && pwd)/$(basename "$TRACE_PHASES")"
 {
@@ -120,10 +120,25 @@ else
 
 	# Under SCHED_FIFO (where permitted) each round also runs the lone
 	# copy under the normal policy, where its threads take turns in time
-	# slices: after the copies, on the lone copy's PU.  (One round of
-	# about 1 s, the PUs held by SCHED_FIFO for a quarter of a second.)
+	# slices: after the copies, on the lone copy's PU.  This program does
+	# its work twice under the normal policy, so the factor is about 2.
+	# (The one exception to the normal policy here: one round, SCHED_FIFO
+	# holding one PU or both for a quarter of a second at a time.)
+	{
+		echo '#!/bin/sh'
+		echo 'test "$(wc -c)" -eq 1000000 || exit 5'
+		echo 'p=$(chrt -p $$ | sed -n "s/.*policy: //p")'
+		echo 'a=$(date +%s.%N)'
+		echo "\"$phases\" 1 4 40000000 0 > /dev/null"
+		echo "[ \"\$p\" = SCHED_OTHER ] && \"$phases\" 1 4 40000000 0 > /dev/null"
+		echo 'b=$(date +%s.%N)'
+		echo "echo \"\$(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status) \$a \$b \$p\" >> \"$tmp/log\""
+	} > "$tmp/prog2"
+	chmod +x "$tmp/prog2"
+	# ptbench itself under SCHED_BATCH: the copy must be set to the
+	# normal policy, not inherit ptbench's
 	: > "$tmp/log"
-	"$PTBENCH" corun --rounds 1 --copies 2 --input "$tmp/in" --format json -- "$tmp/prog" \
+	chrt -b 0 "$PTBENCH" corun --rounds 1 --copies 2 --input "$tmp/in" --format json -- "$tmp/prog2" \
 		> "$tmp/s.json" 2> "$tmp/s.err"
 	rc=$?
 	diag "log: $(tr '\n' ';' < "$tmp/log")"
@@ -140,10 +155,12 @@ else
 					  p[2] == "SCHED_FIFO" && p[3] == "SCHED_FIFO" && p[5] == "SCHED_FIFO") }' \
 			"$tmp/log"
 		f=$("$JGET" "$tmp/s.json" sliced.factor)
-		check "  its factor in the JSON, plausible for one thread on registers: 0.5 to 2 (got $f)" \
-			awk -v f="$f" 'BEGIN { exit !(f > 0.5 && f < 2) }'
+		check "  its factor in the JSON: the normal policy's CPU time over SCHED_FIFO's, 1.6 to 2.4 for twice the work (got $f)" \
+			awk -v f="$f" 'BEGIN { exit !(f > 1.6 && f < 2.4) }'
 		check "  the same as its one round's" \
 			test "$f" = "$("$JGET" "$tmp/s.json" sliced.rounds.0)"
+		check "  each count's entry names its copies first" \
+			sh -c "grep -A1 '\"copies\": 2' '$tmp/s.json' | grep -q '\"factor\"'"
 	fi
 
 	# What ptbench was given is not what the copies get: a closed stdin
@@ -328,6 +345,26 @@ check "--sched fifo: none charged, as without the figure" \
 check "the table says what the time slices cost" grep -q 'time slices: x1.300 on one PU' "$tmp/p.txt"
 refused "predict --corun of a file whose time slices' factor is 0" '"sliced" must be' predict \
 	"$tmp/phases.trace" --corun "$top_srcdir/tests/data/corun-bad-sliced.json"
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 2 --corun "$top_srcdir/tests/data/corun-sliced-below1.json" \
+	--remote-wake 0 --format json > "$tmp/b.json"
+check "a time slices' factor below 1 (noise: slices save nothing): none charged" \
+	test "$("$JGET" "$tmp/b.json" corun.slice_cost)" = 0.0 -a \
+	"$("$JGET" "$tmp/b.json" predictions.0.wall_s)" = "$(stretched 2)"
+# one worker: no thread ever waits for the one CPU, nothing to charge
+"$PTBENCH" record -o "$tmp/one.trace" -- "$TRACE_PHASES" 1 8 1500000 800000 > /dev/null 2>&1
+"$PTBENCH" predict "$tmp/one.trace" --cpus 2 --corun "$sliced_file" > "$tmp/o.txt"
+check "a program whose threads never take turns: none charged, and the table says why" \
+	grep -q 'none charged: only 0 % of' "$tmp/o.txt"
+# recorded under the normal policy: the bursts hold the slices already
+"$PTBENCH" record --sched other -o "$tmp/other.trace" -- "$TRACE_PHASES" $T $P 1500000 800000 \
+	> /dev/null 2>&1
+"$PTBENCH" predict "$tmp/other.trace" --cpus 1 --corun "$sliced_file" --format json > "$tmp/o1.json"
+"$PTBENCH" predict "$tmp/other.trace" --cpus 1 --format json > "$tmp/o0.json"
+check "a trace recorded under the normal policy: none charged again, 1 CPU as without" \
+	test "$("$JGET" "$tmp/o1.json" corun.slice_cost)" = 0.0 -a \
+	"$("$JGET" "$tmp/o1.json" predictions.0.wall_s)" = "$("$JGET" "$tmp/o0.json" predictions.0.wall_s)"
+"$PTBENCH" predict "$tmp/other.trace" --cpus 2 --corun "$sliced_file" > "$tmp/o.txt"
+check "  and the table says why" grep -q 'recorded under the normal policy: its bursts hold them' "$tmp/o.txt"
 
 for bad in corun-nobase corun-descending corun-zero; do
 	refused "predict --corun of a bad file ($bad)" "must list copies" predict "$tmp/phases.trace" --corun "$top_srcdir/tests/data/$bad.json"

@@ -31,6 +31,8 @@ static uint64_t remote_wakes;
 /* Its time with more threads able to run than CPUs, ms, and the integral
  * over that time of those threads less the CPUs, ms. */
 static double shared_ms, excess_ms;
+/* Its CPU time kept busy, ms (work as stretched by the costs). */
+static double busy_ms;
 
 /* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
 static double replay(int cpus, uint64_t *forced)
@@ -53,6 +55,7 @@ static double replay(int cpus, uint64_t *forced)
 	remote_wakes = r.remote_wakes;
 	shared_ms = r.shared_ns / 1e6;
 	excess_ms = r.excess_ns / 1e6;
+	busy_ms = r.busy_ns / 1e6;
 	return r.wall_ns / 1e6;
 }
 
@@ -360,6 +363,7 @@ int main(void)
 	tap_near(replay(1, NULL), 125.0, 0.01, "a barrier and a sleep on 1 CPU: 60 + 15 + 50 ms");
 	make_barrier_sleep();
 	tap_near(replay(3, NULL), 85.0, 0.01, "on 3 CPUs: 30 + 5 + 50 ms (the sleep is kept)");
+	tap_near(busy_ms, 75.0, 0.01, "  the CPUs busy 60 + 15 ms (%g ms)", busy_ms);
 	tap_near(shared_ms, 0.0, 0.001, "  no CPU shared on 3 CPUs (%g ms)", shared_ms);
 	make_barrier_sleep();
 	tap_near(replay(2, NULL), 92.5, 0.01, "on 2 CPUs: 3 threads share them 15 ms, then 2 run");
@@ -461,6 +465,7 @@ int main(void)
 	make_barrier_sleep();
 	tap_near(replay(1, NULL), 136.0, 0.01,
 		 "time slices on 1 CPU: 30 x 1.2 + 20 x 1.1 + 10, 15 x 1.2, the sleep: 136 ms");
+	tap_near(busy_ms, 86.0, 0.01, "  the CPU busy all but the sleep: 86 ms (%g)", busy_ms);
 	make_barrier_sleep();
 	tap_near(replay(2, NULL), 94.75, 0.01,
 		 "  on 2 CPUs: 15 x 1.1 + 10 + 10, 7.5 x 1.1, the sleep: 94.75 ms");

@@ -71,6 +71,7 @@ struct sim {
 	uint64_t ops, forced, remote_wakes;
 	double shared_ns;    /* time with more runnable threads than CPUs */
 	double excess_ns;    /* its integral of runnable threads less CPUs */
+	double busy_ns;      /* the integral of min(runnable, CPUs) */
 	struct ptb_sim_costs costs;
 };
 

@@ -231,6 +231,7 @@ static int step(struct sim *s)
 	s->now += dt;
 	if (runnable > s->cpus)
 		s->shared_ns += dt, s->excess_ns += dt * (runnable - s->cpus);
+	s->busy_ns += dt * (runnable < s->cpus ? runnable : s->cpus);
 	for (size_t k = 0; k < s->nlive; k++) {
 		int i = s->live[k];
 		struct sthread *th = &s->th[i];
@@ -320,6 +321,7 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *c
 		r->ops = s.ops, r->forced = s.forced, r->remote_wakes = s.remote_wakes;
 		r->shared_ns = s.shared_ns;
 		r->excess_ns = s.excess_ns;
+		r->busy_ns = s.busy_ns;
 		rc = ptb_sim_path(&s, r);
 		if (v && !rc)
 			visit(&s, v);

@@ -30,7 +30,8 @@ struct ptb_sim_limit {
 
 struct ptb_sim_result {
 	int cpus;
-	double wall_ns, cpu_ns;
+	double wall_ns, cpu_ns;  /* cpu_ns: the trace's CPU work, as recorded */
+	double busy_ns;          /* CPU time the replay kept busy (work stretched, owed) */
 	uint64_t ops;            /* operations replayed */
 	uint64_t forced;         /* waits released because nothing else could run */
 	uint64_t remote_wakes;   /* wake-ups onto an idle CPU charged to their wakers */

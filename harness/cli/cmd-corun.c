@@ -8,6 +8,9 @@
  * Each round runs one copy alone, then k copies at once for each k; the
  * round's factor is the copies' mean CPU time over the lone copy's, and
  * the file gives the median over rounds with its range (cli/corun-file.h).
+ * Under SCHED_FIFO each round also runs the lone copy under the normal
+ * policy, whose time slices among its threads cost it their caches: the
+ * "sliced" factor, which `predict` charges while threads outnumber CPUs.
  */
 #include "config.h"
 
@@ -39,12 +42,13 @@ static const char usage[] =
 	"                     [--sched fifo|other] [--format table|json] -- PROGRAM [ARGS...]\n"
 	"\n"
 	"Measure how much more CPU time PROGRAM takes on this machine while copies of it\n"
-	"run at once, one per core, for 'ptbench predict --corun FILE'.\n"
+	"run at once, one per core, for 'ptbench predict --corun FILE'; under SCHED_FIFO,\n"
+	"also how much more one copy takes under the normal policy (its time slices).\n"
 	"  -o, --output FILE    write the figures as JSON (ptbench-corun/1) to FILE\n"
 	"  --copies LIST        the numbers of copies at once (default 2,4,8: those the\n"
 	"                       allowed cores take)\n"
-	"  --rounds N           rounds of each count between two runs of one copy alone\n"
-	"                       (default 5)\n"
+	"  --rounds N           rounds of each count (and of the copy under the normal\n"
+	"                       policy) between two runs of one copy alone (default 5)\n"
 	"  --input FILE         each copy's stdin (default: stdin where it is a file, else\n"
 	"                       /dev/null); each copy reads it from the start\n"
 	"  --sched fifo|other   SCHED_FIFO (default, where permitted) or the normal policy\n"
@@ -80,7 +84,9 @@ struct corun_args {
  * in round r.  The lone copy runs on both sides of the counts so that a
  * drift of the machine's speed within the round (a guest's clock, a
  * neighbour) falls on both sides of the ratio: a lent 16-vCPU guest gave
- * factors of 0.83-1.11 with the lone copy first only. */
+ * factors of 0.83-1.11 with the lone copy first only.  sliced[r]: the
+ * lone copy under the normal policy, between the counts and the second
+ * lone run, where the lone copies are under SCHED_FIFO. */
 struct corun_figures {
 	int pus[PTB_COPIES_MAX], npus;
 	int rounds;
@@ -233,7 +239,8 @@ static int measure(const struct ptb_topology *t, const struct corun_args *a, cha
 			f->at[i][r] = mean(cpu, a->counts[i]);
 		}
 		if (f->sliced_too && ptb_copies_run(&sliced, f->pus, 1, &f->sliced[r], err, sizeof err))
-			return ptb_bad_input("corun", "%s", err);
+			return ptb_bad_input("corun", "%s (the lone copy under the normal policy, "
+					     "for the time slices' cost)", err);
 		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
 			return ptb_bad_input("corun", "%s", err);
 		f->alone[r] = (first + cpu[0]) / 2;
@@ -274,13 +281,15 @@ static json_t *factor_json(const struct corun_figures *f, const double *cpu, con
 {
 	double med, lo, hi;
 	factor_of(f, cpu, &med, &lo, &hi);
-	json_t *each = json_array();
+	json_t *each = json_array(), *o = json_object();
 	for (int r = 0; r < f->rounds; r++)
 		json_array_append_new(each, json_real(cpu[r] / f->alone[r]));
-	json_t *o = json_pack("{s:f, s:f, s:f, s:o}", "factor", med, "min", lo, "max", hi,
-			      "rounds", each);
-	if (o && key)
+	if (key)
 		json_object_set_new(o, key, json_integer(value));
+	json_object_set_new(o, "factor", json_real(med));
+	json_object_set_new(o, "min", json_real(lo));
+	json_object_set_new(o, "max", json_real(hi));
+	json_object_set_new(o, "rounds", each);
 	return o;
 }
 

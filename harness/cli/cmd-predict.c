@@ -259,12 +259,15 @@ static int write_chrome(const struct ptb_ops *o, int cpus, const struct ptb_sim_
  * on one PU: its CPU time under the normal policy over under SCHED_FIFO,
  * less 1, is what the slices cost it, and the 1-CPU replay without them
  * says how many threads beyond the one CPU took turns, for how long
- * (excess_ns).  A ratio under 1 is noise: slices save nothing. */
-static void slice_cost(struct ptb_predict_args *a, const struct ptb_sim_result *one)
+ * (excess_ns).  A ratio under 1 is noise: slices save nothing.  A trace
+ * recorded under the normal policy has the slices in its bursts already. */
+static void slice_cost(struct ptb_predict_args *a, const struct ptb_trace *t,
+		       const struct ptb_sim_result *one)
 {
 	a->slice_cost = 0;
 	a->sliced_share = one->wall_ns > 0 ? one->shared_ns / one->wall_ns : 0;
-	if (!a->corun || a->target_fifo || !(a->corun->sliced > 1))
+	if (!a->corun || a->target_fifo || !(a->corun->sliced > 1) ||
+	    ptb_trace_policy(t->h.sched) != PTB_SCHED_FIFO)
 		return;
 	if (a->sliced_share >= PTB_PREDICT_SLICED_MIN)
 		a->slice_cost = (a->corun->sliced - 1) * one->cpu_ns / one->excess_ns;
@@ -319,7 +322,7 @@ static int simulate(const struct ptb_trace *t, struct ptb_predict_args *a)
 	charged.remote_wake_ns = a->remote_wake_ns;
 	int rc = ptb_sim_run(&o, 1, costs, &one, NULL);
 	if (!rc && a->corun) {
-		slice_cost(a, &one);
+		slice_cost(a, t, &one);
 		charged.slice_cost = a->slice_cost;
 		if (a->slice_cost > 0)
 			rc = ptb_sim_run(&o, 1, costs, &one, NULL);

@@ -47,9 +47,10 @@ static void copy_child(const struct ptb_copies *c, int pu, pid_t group, int go, 
 	setpgid(0, group);
 	if (ptb_bind_self(c->t, pu, err, sizeof err))
 		fail(report, "binding to its PU");
-	struct sched_param sp = { .sched_priority = 1 };
-	if (c->fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
-		fail(report, "SCHED_FIFO");
+	struct sched_param fifo = { .sched_priority = 1 }, other = { .sched_priority = 0 };
+	if (c->fifo ? sched_setscheduler(0, SCHED_FIFO, &fifo) :
+	    sched_setscheduler(0, SCHED_OTHER, &other))
+		fail(report, c->fifo ? "SCHED_FIFO" : "the normal policy");
 	int in = open(c->input ? c->input : "/dev/null", O_RDONLY);
 	int out = open("/dev/null", O_WRONLY);
 	if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)

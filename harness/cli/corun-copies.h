@@ -17,7 +17,8 @@ struct ptb_topology;
 struct ptb_copies {
 	char *const *argv;
 	const char *input;
-	int fifo;                  /* SCHED_FIFO, priority 1, for every copy */
+	int fifo;                  /* SCHED_FIFO, priority 1, for every copy; else
+				    * SCHED_OTHER, whatever ptbench's own policy */
 	const struct ptb_topology *t;   /* the machine the PUs are of */
 };
 

@@ -123,7 +123,7 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 	for (int i = 0; i < n; i++)
 		preds = append(preds, json_pack("{s:i, s:f, s:f, s:f, s:I, s:f}", "cpus",
 			r[i].cpus, "wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
-			"utilization", r[i].cpu_ns / (r[i].wall_ns * r[i].cpus),
+			"utilization", r[i].busy_ns / (r[i].wall_ns * r[i].cpus),
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
 			"shared_share", r[i].shared_ns / r[i].wall_ns));
 	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:f, s:I, s:I, s:s, s:b, s:b, s:f, s:f, s:I}, s:o, "
@@ -190,7 +190,7 @@ static void print_corun(const struct ptb_predict_args *a)
 }
 
 /* What the time slices cost, charged while threads outnumber CPUs. */
-static void print_slices(const struct ptb_predict_args *a)
+static void print_slices(const struct ptb_trace *t, const struct ptb_predict_args *a)
 {
 	const struct ptb_program_corun *pc = a->corun;
 	if (a->target_fifo)
@@ -198,6 +198,9 @@ static void print_slices(const struct ptb_predict_args *a)
 	else if (!(pc->sliced > 0))
 		printf("  time slices: none charged (not in the file: corun measured under the "
 		       "normal policy)\n");
+	else if (ptb_trace_policy(t->h.sched) != PTB_SCHED_FIFO)
+		printf("  time slices: none charged (recorded under the normal policy: its bursts "
+		       "hold them already)\n");
 	else if (a->slice_cost > 0)
 		printf("  time slices: x%.3f on one PU under the normal policy: CPU work stretched "
 		       "by %.1f %% for each\n  thread able to run beyond the CPUs\n", pc->sliced,
@@ -223,7 +226,7 @@ static void print_program_corun(const struct ptb_trace *t, const struct ptb_pred
 	for (int i = 1; i < pc->curve.nk; i++)
 		printf("%s x%.3f at %d", i > 1 ? "," : "", pc->curve.factor[i], pc->curve.k[i]);
 	printf(" threads at once\n");
-	print_slices(a);
+	print_slices(t, a);
 	if (strcmp(pc->program, t->h.program)) {
 		printf("  note: measured of ");
 		ptb_fputs_printable(stdout, pc->program);
@@ -279,8 +282,8 @@ static void print_remote_wakes(const struct ptb_sim_result *r, int n, const stru
  * slice there costs the threads' caches, which the replay does not charge. */
 static void print_shared(const struct ptb_sim_result *r, int n, const struct ptb_predict_args *a)
 {
-	if (a->slice_cost > 0)
-		return;                         /* charged: print_slices() */
+	if (a->slice_cost > 0 || a->target_fifo)
+		return;               /* charged (print_slices()), or none to charge */
 	const char *sep = "\nnote: more threads could run than there were CPUs for";
 	for (int i = 0; i < n; i++) {
 		if (r[i].cpus < 2 || r[i].shared_ns < PTB_PREDICT_SHARED_NOTE * r[i].wall_ns)
@@ -292,7 +295,8 @@ static void print_shared(const struct ptb_sim_result *r, int n, const struct ptb
 	if (sep[0] == ',')
 		printf(":\n      shared fairly, as if time slices cost nothing; the normal "
 		       "scheduler's slices cost\n      the threads their caches (xz -1 -T4 on 2 "
-		       "CPUs: 0.79 of its real time, docs/design.md)\n");
+		       "CPUs: 0.75-0.81 of its real time), which\n      --corun charges where "
+		       "ptbench corun measured them under SCHED_FIFO\n");
 }
 
 void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
@@ -314,7 +318,7 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 	printf("%6s  %10s  %8s  %11s\n", "cpus", "wall_s", "speedup", "utilization");
 	for (int i = 0; i < n; i++)
 		printf("%6d  %10.4f  %8.2f  %11.2f\n", r[i].cpus, r[i].wall_ns * 1e-9,
-		       base / r[i].wall_ns, r[i].cpu_ns / (r[i].wall_ns * r[i].cpus));
+		       base / r[i].wall_ns, r[i].busy_ns / (r[i].wall_ns * r[i].cpus));
 	print_remote_wakes(r, n, a);
 	const struct ptb_sim_result *last = &r[n - 1];
 	if (last->nlimits)
