@@ -357,23 +357,31 @@ static int write_file(const char *path, json_t *doc)
 	return rc ? ptb_bad_input("corun", "cannot write %s", path) : 0;
 }
 
+/* Whether the rounds of one factor (CPU times cpu[]) spread past
+ * SPREAD_WARN; if so the warning, naming `what`, is said. */
+static int warned(const struct corun_figures *f, const double *cpu, const char *what)
+{
+	double med, lo, hi;
+	factor_of(f, cpu, &med, &lo, &hi);
+	if (hi <= lo * SPREAD_WARN)
+		return 0;
+	fprintf(stderr, "ptbench corun: warning: %s the rounds gave %.3f to %.3f: this machine's "
+		"speed changed under the measurement (other load, a guest's clock); more --rounds "
+		"or a quieter machine\n", what, lo, hi);
+	return 1;
+}
+
+/* One warning at most: the first factor whose rounds spread. */
 static void warn_spread(const struct corun_args *a, const struct corun_figures *f)
 {
-	for (int i = 0; i <= a->ncounts; i++) {
-		double med, lo, hi;
-		if (i == a->ncounts && !f->sliced_too)
+	char what[64];
+	for (int i = 0; i < a->ncounts; i++) {
+		snprintf(what, sizeof what, "at %d copies", a->counts[i]);
+		if (warned(f, f->at[i], what))
 			return;
-		factor_of(f, i < a->ncounts ? f->at[i] : f->sliced, &med, &lo, &hi);
-		if (hi > lo * SPREAD_WARN) {
-			char what[64];
-			snprintf(what, sizeof what, i < a->ncounts ? "at %d copies" :
-				 "under the normal policy", a->counts[i < a->ncounts ? i : 0]);
-			fprintf(stderr, "ptbench corun: warning: %s the rounds gave %.3f to %.3f: "
-				"this machine's speed changed under the measurement (other load, a "
-				"guest's clock); more --rounds or a quieter machine\n", what, lo, hi);
-			return;
-		}
 	}
+	if (f->sliced_too)
+		warned(f, f->sliced, "under the normal policy");
 }
 
 /* What the copies inherit is the program's, not what ptbench was given:
