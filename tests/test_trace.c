@@ -384,8 +384,8 @@ int main(void)
 
 	/* the target machine's costs (predict --machine), each exactly where
 	 * the path meets it */
-	const struct ptb_sim_costs handoff = { 0, 3 * MS, 0 }, wake = { 2 * MS, 0, 0 },
-				   all = { 2 * MS, 3 * MS, 4 * MS };
+	const struct ptb_sim_costs handoff = { .handoff_ns = 3 * MS }, wake = { .wake_ns = 2 * MS },
+				   all = { .wake_ns = 2 * MS, .handoff_ns = 3 * MS, .create_ns = 4 * MS };
 	costs = &handoff;
 	make_lock();
 	tap_near(replay(2, NULL), 33.0, 0.01, "a hand-off of 3 ms: the lock on 2 CPUs takes 33 ms");
@@ -412,6 +412,24 @@ int main(void)
 	make_wake_idle();
 	tap_near(replay(1, NULL), 25.5, 0.01, "  on 1 CPU nothing is idle: 25.5 ms either way");
 	tap_ok(remote_wakes == 0, "  and none is counted (%llu)", (unsigned long long)remote_wakes);
+	/* the woken thread's latency on its idle CPU keeps that CPU busy: a
+	 * second wake-up close behind is not charged as remote */
+	static struct ptb_sim_costs latency;
+	latency.remote_wake_ns = 1 * MS;
+	costs = &remote;
+	make_two_wakes();
+	tap_near(replay(2, NULL), 24.0, 0.01, "two wake-ups 3 ms apart, each onto an idle CPU: 24 ms");
+	tap_ok(remote_wakes == 2, "  both charged (%llu)", (unsigned long long)remote_wakes);
+	latency.remote_latency_ns = 5 * MS;
+	costs = &latency;
+	make_two_wakes();
+	tap_near(replay(2, NULL), 23.0, 0.01,
+		 "  the first woken thread 5 ms in waking: the second finds no idle CPU, 23 ms");
+	tap_ok(remote_wakes == 1, "  one charged (%llu)", (unsigned long long)remote_wakes);
+	make_two_wakes();
+	tap_near(replay(3, NULL), 24.0, 0.01, "  on 3 CPUs a third is idle: both charged, 24 ms");
+	tap_ok(remote_wakes == 2, "  two charged (%llu)", (unsigned long long)remote_wakes);
+	costs = &remote;
 	make_lock();
 	replay(2, NULL);
 	tap_ok(remote_wakes == 1, "  a mutex handed to a sleeper while a CPU idles: charged (%llu)",
@@ -442,7 +460,7 @@ int main(void)
 	tap_near(replay(1, NULL), 25.5, 0.01, "  (free: 25.5 ms)");
 	/* the co-running slowdown: work stretched by 1.5 while two threads run
 	 * at once, by 2 while three do, recomputed as the count changes */
-	struct ptb_sim_costs corun = { 0, 0, 0, 3, { 1.0, 1.5, 2.0 } };
+	struct ptb_sim_costs corun = { .nslow = 3, .slowdown = { 1.0, 1.5, 2.0 } };
 	costs = &corun;
 	make_barrier_sleep();
 	tap_near(replay(1, NULL), 125.0, 0.01, "a co-running slowdown leaves 1 CPU alone: 125 ms");

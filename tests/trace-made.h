@@ -17,8 +17,11 @@
 struct thread_events { struct ptb_tev ev[MAXEV]; uint32_t n; };
 static struct thread_events th[8];
 static int nth;
-/* The header's 72 bytes of name, as written (a test may leave out the NUL). */
+/* The header's bytes of name, as written (a test may leave out the NUL):
+ * 68, and before version 3 the 4 after them too. */
 static char made_name[72] = "made";
+/* The header's version and remote_latency, as written. */
+static uint32_t made_version = PTB_TRACE_VERSION, made_latency;
 
 static void ev(int t, uint64_t at, int kind, int phase, uint64_t obj, uint32_t arg, int out)
 {
@@ -31,10 +34,13 @@ static void ev(int t, uint64_t at, int kind, int phase, uint64_t obj, uint32_t a
 /* Write the threads' events as a trace file with valid framing. */
 static void write_trace(const char *path)
 {
-	struct ptb_trace_header h = { .version = PTB_TRACE_VERSION, .endian = PTB_TRACE_ENDIAN,
-		.header_size = sizeof h, .event_size = sizeof(struct ptb_tev), .sched = PTB_SCHED_FIFO };
+	struct ptb_trace_header h = { .version = made_version, .endian = PTB_TRACE_ENDIAN,
+		.header_size = sizeof h, .event_size = sizeof(struct ptb_tev), .sched = PTB_SCHED_FIFO,
+		.remote_latency = made_latency };
 	memcpy(h.magic, PTB_TRACE_MAGIC, 8);
 	memcpy(h.program, made_name, sizeof h.program);
+	if (made_version < 3)                  /* a name of 72 bytes, no latency */
+		memcpy(&h.remote_latency, made_name + sizeof h.program, sizeof h.remote_latency);
 	FILE *f = fopen(path, "wb");
 	uint64_t sum = ptb_trace_sum(&h, sizeof h), events = 0;
 	fwrite(&h, sizeof h, 1, f);
@@ -57,7 +63,7 @@ static void write_trace(const char *path)
 /* Three threads (main and two) work 10, 20, 30 ms to a barrier of 3, then
  * 5 ms each; the main thread then sleeps 50 ms: 30 + 5 + 50 ms on 3 CPUs,
  * the sleep kept whatever the count.  Recorded on one PU, in turn. */
-static void make_barrier_sleep(void)
+static inline void make_barrier_sleep(void)
 {
 	enum { B = 0x300 };
 	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
@@ -194,6 +200,34 @@ static inline void make_rwlock(uint32_t rf)
 	ev(0, 550 * MS, PTB_EV_JOIN, 0, 0, 2, 0);
 	ev(0, 550 * MS, PTB_EV_JOIN, 0, 0, 3, 0);
 	ev(0, 550 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* Threads 1 and 2 wait on conditions C1 and C2 from the start; the main
+ * thread works 10 ms, signals C1, works 2 ms, signals C2, works 10 ms and
+ * joins both; each woken thread works 1 ms.  On 2 CPUs each signal finds
+ * a CPU idle -- unless the first woken thread is still waking up on it.
+ * Inline, as above. */
+static inline void make_two_wakes(void)
+{
+	enum { C1 = 0x810, C2 = 0x820 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 2, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 0, PTB_EV_COND_WAIT, 1, C1, 0, 0);
+	ev(2, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 0, PTB_EV_COND_WAIT, 1, C2, 0, 0);
+	ev(0, 10 * MS, PTB_EV_COND_SIGNAL, 0, C1, 1, 0);
+	ev(0, 12 * MS, PTB_EV_COND_SIGNAL, 0, C2, 1, 0);
+	ev(0, 22 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 22 * MS, PTB_EV_COND_WAIT, 2, C1, 1, 0);
+	ev(1, 23 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(2, 23 * MS, PTB_EV_COND_WAIT, 2, C2, 1, 0);
+	ev(2, 24 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 24 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 24 * MS, PTB_EV_JOIN, 1, 0, 2, 0);
+	ev(0, 24 * MS, PTB_EV_JOIN, 2, 0, 2, 0);
+	ev(0, 24 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
 #endif

@@ -272,13 +272,22 @@ if [ "$npu" -gt 1 ] && [ "$sched" = fifo ] && [ "$from" != recording ]; then
 	"$PTBENCH" predict "$tmp/rw2.trace" --cpus 2 --format json > "$tmp/rw2.json"
 	from=$("$JGET" "$tmp/rw2.json" remote_wake.from)
 	cost=$("$JGET" "$tmp/rw2.json" remote_wake.seconds)
+	cp "$tmp/rw2.json" "$tmp/rw.json"
 fi
+lfrom=$("$JGET" "$tmp/rw.json" remote_wake.latency_from)
+lat=$("$JGET" "$tmp/rw.json" remote_wake.latency_seconds)
 if [ "$npu" -gt 1 ] && [ "$sched" = fifo ]; then
 	check "record measured the remote wake-up on 2 PUs: $cost s, from '$from'" \
 		awk -v f="$from" -v c="$cost" 'BEGIN { exit !(f == "recording" && c >= 0 && c < 0.01) }'
+	# the woken thread's latency: from the signal to its running, which
+	# takes at least the signal's own time and less than its deadline
+	check "  and the woken thread's latency there: $lat s, from '$lfrom'" \
+		awk -v f="$lfrom" -v l="$lat" 'BEGIN { exit !(f == "recording" && l > 0 && l < 1) }'
 else
 	check "record measured no remote wake-up ($npu PUs, $sched): from '$from', $cost s" \
 		awk -v f="$from" -v c="$cost" 'BEGIN { exit !(f == "none" && c == 0) }'
+	check "  nor the woken thread's latency: from '$lfrom', $lat s" \
+		awk -v f="$lfrom" -v l="$lat" 'BEGIN { exit !(f == "none" && l == 0) }'
 fi
 "$PTBENCH" record --sched other -o "$tmp/other.trace" -- "$TRACE_PHASES" 2 1 1000 1000 \
 	> /dev/null 2>&1
@@ -314,6 +323,11 @@ done
 check "  --remote-wake 1000 is charged as 1 ms, from the option" \
 	test "$("$JGET" "$tmp/rw1000.json" remote_wake.seconds)" = 0.001 -a \
 	"$("$JGET" "$tmp/rw1000.json" remote_wake.from)" = option
+"$PTBENCH" predict "$tmp/phases.trace" --cpus 2 --remote-latency 250 --format json > "$tmp/rl.json"
+check "  --remote-latency 250 is taken as 0.25 ms, from the option" \
+	awk -v l="$("$JGET" "$tmp/rl.json" remote_wake.latency_seconds)" \
+	    -v f="$("$JGET" "$tmp/rl.json" remote_wake.latency_from)" \
+	    'BEGIN { exit !(l > 0.000249 && l < 0.000251 && f == "option") }'
 free1=$("$JGET" "$tmp/rw0.json" predictions.0.wall_s)
 free4=$("$JGET" "$tmp/rw0.json" predictions.1.wall_s)
 dear1=$("$JGET" "$tmp/rw1000.json" predictions.0.wall_s)
@@ -414,6 +428,8 @@ refused "predict without a trace" predict
 refused "predict --remote-wake x" predict "$tmp/lock.trace" --remote-wake x
 refused "predict --remote-wake -1" predict "$tmp/lock.trace" --remote-wake -1
 refused "predict --remote-wake 0x10 (hexadecimal)" predict "$tmp/lock.trace" --remote-wake 0x10
+refused "predict --remote-latency x" predict "$tmp/lock.trace" --remote-latency x
+refused "predict --remote-latency 2000000 (past 1 s)" predict "$tmp/lock.trace" --remote-latency 2000000
 "$PTBENCH" predict --help > "$tmp/help"
 check "predict --help: a percent sign as one (the text is not a format)" \
 	sh -c "grep -q '10 % of' '$tmp/help' && ! grep -q '%%' '$tmp/help'"

@@ -24,7 +24,8 @@
 
 #define PTB_TRACE_MAGIC     "PTBTRACE"
 #define PTB_TRACE_END_MAGIC "PTBTREND"
-#define PTB_TRACE_VERSION   2       /* 2 added the I/O kinds; 1 is still read */
+#define PTB_TRACE_VERSION   3       /* 2 added the I/O kinds, 3 remote_latency;
+				     * 1 and 2 are still read */
 #define PTB_TRACE_VERSION_MIN 1
 #define PTB_TRACE_ENDIAN    0x01020304u
 #define PTB_TRACE_CHUNK_MAGIC 0x4b4e4843u     /* "CHNK" */
@@ -140,7 +141,11 @@ struct ptb_trace_header {
 				* costs the waker over waking it on its own PU,
 				* measured by `ptbench record` before the start; 0:
 				* not measured (one PU allowed; older traces) */
-	char program[72];      /* the program's name, NUL-terminated */
+	char program[68];      /* the program's name, NUL-terminated (72 bytes
+				* before version 3, the last 4 now read as 0) */
+	uint32_t remote_latency;   /* 1 + the ns from that wake-up to the woken
+				* thread running on its idle PU (version 3); 0: not
+				* measured */
 };
 
 struct ptb_trace_chunk {

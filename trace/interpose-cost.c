@@ -51,13 +51,22 @@ uint32_t ptb_tr_probe_cost(void)
 
 
 /* What `ptbench record` measured on the machine before the start
- * (PTB_TRACE_REMOTE_WAKE_NS, ns), as the header keeps it: 1 + ns, 0 when
- * it could not. */
-uint32_t ptb_tr_remote_wake_cost(void)
+ * (PTB_TRACE_REMOTE_WAKE_NS: "COST,LATENCY", ns), as the header keeps
+ * each: 1 + ns, 0 when it could not.  which: 0 the cost, 1 the latency. */
+static uint32_t remote_wake_figure(int which)
 {
 	const char *v = getenv("PTB_TRACE_REMOTE_WAKE_NS");
 	char *end;
-	unsigned long ns = v ? strtoul(v, &end, 10) : 0;
-	return v && *v && !*end && ns < 1000000000ul ? (uint32_t)ns + 1 : 0;
+	if (!v || !*v)
+		return 0;
+	unsigned long cost = strtoul(v, &end, 10), latency = 0;
+	if (*end == ',' && end[1])
+		latency = strtoul(end + 1, &end, 10);
+	if (*end || cost >= 1000000000ul || latency >= 1000000000ul)
+		return 0;
+	return which ? (latency ? (uint32_t)latency + 1 : 0) : (uint32_t)cost + 1;
 }
+
+uint32_t ptb_tr_remote_wake_cost(void) { return remote_wake_figure(0); }
+uint32_t ptb_tr_remote_latency(void) { return remote_wake_figure(1); }
 

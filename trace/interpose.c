@@ -443,6 +443,7 @@ static int start_trace(const char *path)
 	ptb_tr_order_init(header.sched == PTB_SCHED_FIFO);
 	header.probe_ns = ptb_tr_probe_cost();           /* through the gates, as calls pass them */
 	header.remote_wake = ptb_tr_remote_wake_cost();
+	header.remote_latency = ptb_tr_remote_latency();
 	if (ptb_tr_start_from_exec(&t0, &exec_cpu))      /* the loader's time is the program's */
 		header.t0 = t0, from_exec = 1, last_t = 0;
 	ptb_tr_file_header(&header, sizeof header, ptb_trace_sum(&header, sizeof header));

@@ -159,6 +159,8 @@ void ptb_tr_own_drop(void);
 /* The header's probe_ns and remote_wake (trace/interpose-cost.c). */
 uint32_t ptb_tr_probe_cost(void);
 uint32_t ptb_tr_remote_wake_cost(void);
+/* Likewise the woken thread's latency on its idle PU (its second figure). */
+uint32_t ptb_tr_remote_latency(void);
 /* The constructor's start, taken first thing (trace/interpose-start.c). */
 void ptb_tr_start_mark(void);
 /* For a program `ptbench record` exec'd (PTB_TRACE_EXEC): the trace's t0

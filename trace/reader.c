@@ -122,6 +122,12 @@ static int check_header(struct ptb_trace_header *h, const char *path, char *err,
 		return FAIL("%s is damaged (a header of %" PRIu32 " bytes and events of %" PRIu32
 			    ", where its version has %zu and %zu)", path, h->header_size,
 			    h->event_size, sizeof *h, sizeof(struct ptb_tev));
+	if (h->version < 3) {                  /* a name of 72 bytes, no latency */
+		uint32_t tail = h->remote_latency;
+		h->remote_latency = 0;
+		if (memchr(&tail, '\0', sizeof tail))
+			h->program[sizeof h->program - 1] = '\0';   /* ended there */
+	}
 	if (!memchr(h->program, '\0', sizeof h->program))
 		return FAIL("%s is damaged (the program's name has no end)", path);
 	printable_name(h->program);

@@ -100,6 +100,8 @@ int ptb_sim_wake(struct sim *s, int t, int by)
 		int charged = wakes_idle_cpu(s, ob, t, by);
 		if (charged)
 			s->th[by].owed += s->costs.remote_wake_ns, s->remote_wakes++;
+		if (charged && s->costs.remote_latency_ns > cost)
+			cost = s->costs.remote_latency_ns;
 		th->woke_charged = charged;
 	}
 	if (add_wake(th, th->blocked_at, s->now, s->now + cost, th->blocked_on, by))

@@ -77,6 +77,12 @@ struct ptb_sim_costs {
 	 * mutex its waker still holds: on the machine it is still waking up
 	 * when the mutex is let go). */
 	double remote_wake_ns;
+	/* A delay, as wake_ns: how long a thread woken onto an idle CPU
+	 * (a wake-up charged remote_wake_ns) takes to run there -- the CPU
+	 * coming out of its idle state -- in place of wake_ns where longer.
+	 * That CPU counts as busy meanwhile, so that a second wake-up close
+	 * behind finds it so and is not charged as remote again. */
+	double remote_latency_ns;
 	/* The time slices' cost: while R threads can run on N < R CPUs, the
 	 * normal scheduler switches among them every few ms, and each comes
 	 * back to caches that the others' work in between has emptied: R - N

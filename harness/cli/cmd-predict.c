@@ -37,7 +37,7 @@
 static const char usage[] =
 	"usage: ptbench predict TRACE [--cpus LIST] [--machine RESULT.json]\n"
 	"                       [--working-set BYTES] [--corun FILE] [--sched other|fifo]\n"
-	"                       [--remote-wake US]\n"
+	"                       [--remote-wake US] [--remote-latency US]\n"
 	"                       [--format table|json] [--check]\n"
 	"                       [--chrome-trace FILE]\n"
 	"                       [-v|--verbose]\n"
@@ -59,6 +59,8 @@ static const char usage[] =
 	"normal policy; fifo: threads switch only where they block, no time slices).\n"
 	"--remote-wake US: what waking a thread onto an idle CPU costs the waker (default:\n"
 	"as 'ptbench record' measured it on the machine it ran on; 0: nothing).\n"
+	"--remote-latency US: how long a thread so woken takes to run on its idle CPU\n"
+	"(default: as 'ptbench record' measured it; 0: at once).\n"
 	"--chrome-trace FILE: the replay on the last count of CPUs, for Perfetto or\n"
 	"chrome://tracing (each thread's life and its waits).\n"
 	"-v, --verbose: the simulator's speed on stderr.\n";
@@ -75,6 +77,7 @@ static const struct option predict_options[] = {
 	{ "corun",    required_argument, NULL, 'C' },
 	{ "sched",    required_argument, NULL, 's' },
 	{ "remote-wake", required_argument, NULL, 'r' },
+	{ "remote-latency", required_argument, NULL, 'L' },
 	{ "help",     no_argument,       NULL, 'h' },
 	{ NULL,       0,                 NULL, 0 },
 };
@@ -133,15 +136,16 @@ static int parse_bytes(const char *arg, double *out)
 	return -1;
 }
 
-static int parse_remote_wake(struct ptb_predict_args *a, const char *arg)
+/* A time in us, 0 to 1 s, for option `name`: its ns in *ns. */
+static int parse_us(const char *name, const char *arg, double *ns, int *given)
 {
 	char *end;
 	errno = 0;
 	double us = strtod(arg, &end);
 	if (errno || !ptb_is_decimal(arg) || !(us >= 0 && us <= 1e6))
-		return ptb_bad_input("predict", "--remote-wake: '%s' is not a time in us "
-				     "(0 to 1000000)", arg);
-	a->remote_wake_ns = us * 1e3, a->remote_wake_given = 1;
+		return ptb_bad_input("predict", "%s: '%s' is not a time in us (0 to 1000000)",
+				     name, arg);
+	*ns = us * 1e3, *given = 1;
 	return 0;
 }
 
@@ -170,7 +174,10 @@ static int predict_option(void *ctx, int opt, const char *arg)
 			"--working-set: '%s' is not a size in bytes (1 to 2^50; K, M, G: binary "
 			"multiples)", arg);
 	case 'r':
-		return parse_remote_wake(a, arg);
+		return parse_us("--remote-wake", arg, &a->remote_wake_ns, &a->remote_wake_given);
+	case 'L':
+		return parse_us("--remote-latency", arg, &a->remote_latency_ns,
+				&a->remote_latency_given);
 	case 'C':
 		a->corun_file = arg;
 		return *arg ? 0 : ptb_bad_input("predict", "--corun needs a file of ptbench corun");
@@ -320,6 +327,7 @@ static int simulate(const struct ptb_trace *t, struct ptb_predict_args *a)
 	if (a->corun)
 		ptb_corun_curve_apply(&a->corun->curve, &charged);
 	charged.remote_wake_ns = a->remote_wake_ns;
+	charged.remote_latency_ns = a->remote_latency_ns;
 	int rc = ptb_sim_run(&o, 1, costs, &one, NULL);
 	if (!rc && a->corun) {
 		slice_cost(a, t, &one);
@@ -390,6 +398,8 @@ int ptb_cmd_predict(int argc, char **argv)
 		return ptb_bad_input("predict", "%s", err);
 	if (!a.remote_wake_given)
 		a.remote_wake_ns = t.h.remote_wake ? t.h.remote_wake - 1.0 : 0;
+	if (!a.remote_latency_given)
+		a.remote_latency_ns = t.h.remote_latency ? t.h.remote_latency - 1.0 : 0;
 	rc = simulate(&t, &a);
 	ptb_trace_free(&t);
 	return rc;

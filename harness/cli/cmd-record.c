@@ -113,15 +113,16 @@ static int writable_dir(const char *out)
 	return access(dir, W_OK) == 0;
 }
 
-/* The machine's cost of waking a thread on another PU, for the trace's
- * header (PTB_TRACE_REMOTE_WAKE_NS, read by the interposer); a figure
- * from an enclosing ptbench is not this one's, so none is passed when it
- * cannot be measured. */
+/* The machine's cost of waking a thread on another PU and the woken
+ * thread's latency there, for the trace's header (PTB_TRACE_REMOTE_WAKE_NS,
+ * "COST,LATENCY" in ns, read by the interposer); a figure from an
+ * enclosing ptbench is not this one's, so none is passed when it cannot
+ * be measured. */
 static void remote_wake(const struct ptb_topology *t, int pu, int fifo)
 {
-	double ns = pu < 0 ? -1 : ptb_record_remote_wake_ns(t, pu, fifo);
-	char v[32];
-	snprintf(v, sizeof v, "%.0f", ns);
+	double latency = -1, ns = pu < 0 ? -1 : ptb_record_remote_wake_ns(t, pu, fifo, &latency);
+	char v[64];
+	snprintf(v, sizeof v, "%.0f,%.0f", ns, latency);         /* trace/interpose-cost.c */
 	if (ns >= 0)
 		setenv("PTB_TRACE_REMOTE_WAKE_NS", v, 1);
 	else

@@ -105,6 +105,12 @@ static json_t *program_corun_json(const struct ptb_predict_args *a)
 }
 
 /* Where the remote wake-up cost charged came from. */
+static const char *remote_latency_from(const struct ptb_trace *t,
+				       const struct ptb_predict_args *a)
+{
+	return a->remote_latency_given ? "option" : t->h.remote_latency ? "recording" : "none";
+}
+
 static const char *remote_wake_from(const struct ptb_trace *t, const struct ptb_predict_args *a)
 {
 	return a->remote_wake_given ? "option" : t->h.remote_wake ? "recording" : "none";
@@ -127,7 +133,7 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
 			"shared_share", r[i].shared_ns / r[i].wall_ns));
 	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:f, s:I, s:I, s:s, s:b, s:b, s:f, s:f, s:I}, s:o, "
-				"s:o, s:{s:f, s:s}, "
+				"s:o, s:{s:f, s:s, s:f, s:s}, "
 				"s:o, s:o}",
 		"schema", "ptbench-predict/1", "program", t->h.program,
 		"recorded", "cpus", 1, "wall_s", t->end_t * 1e-9, "start_s", ptb_trace_start_up(t) * 1e-9,
@@ -138,7 +144,9 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 		"untraced_share", u->untraced, "wake_share", u->wake,
 		"wakes", (json_int_t)u->wakes,
 		"machine", machine_json(a), "corun", program_corun_json(a), "remote_wake", "seconds", a->remote_wake_ns * 1e-9,
-		"from", remote_wake_from(t, a), "predictions", preds, "limits", limits_json(t, &r[n - 1]));
+		"from", remote_wake_from(t, a), "latency_seconds", a->remote_latency_ns * 1e-9,
+		"latency_from", remote_latency_from(t, a), "predictions", preds, "limits",
+		limits_json(t, &r[n - 1]));
 	if (!doc)
 		return ptb_bad_input("predict", "no JSON could be made of the replay (a figure "
 				     "that is not a number?)");
@@ -258,9 +266,14 @@ static void print_remote_wake(const struct ptb_trace *t, const struct ptb_predic
 		printf("waking a thread onto an idle CPU: not charged (no figure in the trace: "
 		       "recorded with one PU allowed, by an older ptbench, or not measurable)\n\n");
 	else
-		printf("waking a thread onto an idle CPU: %.2f us of the waker's time (%s)\n\n",
+		printf("waking a thread onto an idle CPU: %.2f us of the waker's time (%s)\n",
 		       a->remote_wake_ns * 1e-3, !strcmp(from, "option") ? "--remote-wake"
 		       : "measured by record on the machine it ran on");
+	from = remote_latency_from(t, a);
+	if (strcmp(from, "none") && a->remote_wake_ns > 0)
+		printf("  and %.2f us before it runs there (%s)\n", a->remote_latency_ns * 1e-3,
+		       !strcmp(from, "option") ? "--remote-latency" : "measured by record");
+	putchar('\n');
 }
 
 /* How many wake-ups each count's replay charged, and their wakers' time. */

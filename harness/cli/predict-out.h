@@ -22,6 +22,8 @@ struct ptb_predict_args {
 	double working_set;                         /* bytes; 0: not named */
 	double remote_wake_ns;                      /* charged; the trace's unless given */
 	int remote_wake_given;
+	double remote_latency_ns;                   /* likewise the woken thread's delay */
+	int remote_latency_given;
 	const char *corun_file;
 	const struct ptb_program_corun *corun;      /* --corun; NULL: none */
 	int target_fifo;                            /* --sched fifo: no time slices */

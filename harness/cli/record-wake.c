@@ -37,6 +37,7 @@ struct sleeper {
 	pthread_cond_t c;
 	int go, stop;
 	_Atomic int asleep;          /* set under m just before each wait */
+	_Atomic long long woke_at;   /* ns when it last came out of its wait */
 	const struct ptb_topology *t;
 	int pu;
 	pthread_t thread;
@@ -61,6 +62,7 @@ static void *sleep_loop(void *arg)
 		atomic_store(&s->asleep, 1);
 		while (!s->go && !s->stop)
 			pthread_cond_wait(&s->c, &s->m);
+		atomic_store(&s->woke_at, (long long)now_ns());
 		s->go = 0;
 	}
 	pthread_mutex_unlock(&s->m);
@@ -68,8 +70,11 @@ static void *sleep_loop(void *arg)
 }
 
 /* Wait until s sleeps in its condition wait (it released the mutex
- * there), then after `gap` ns time one wake-up.  0, or -1 past deadline. */
-static int sample(struct sleeper *s, double gap, double deadline, double *ns)
+ * there), then after `gap` ns time one wake-up: the signaller's time in
+ * *ns and, where latency is not NULL (a sleeper on another PU, which runs
+ * while this one spins), the time from the signal to the sleeper's
+ * running.  0, or -1 past deadline. */
+static int sample(struct sleeper *s, double gap, double deadline, double *ns, double *latency)
 {
 	while (!atomic_load(&s->asleep)) {
 		if (now_ns() > deadline)
@@ -81,12 +86,20 @@ static int sample(struct sleeper *s, double gap, double deadline, double *ns)
 	pthread_mutex_unlock(&s->m);
 	for (double until = now_ns() + gap; now_ns() < until;)
 		;
-	double t0 = now_ns();
+	atomic_store(&s->woke_at, 0);
+	double t0 = now_ns(), sent;
 	pthread_mutex_lock(&s->m);
 	s->go = 1;
+	sent = now_ns();
 	pthread_cond_signal(&s->c);
 	pthread_mutex_unlock(&s->m);
 	*ns = now_ns() - t0;
+	long long woke;
+	while (latency && !(woke = atomic_load(&s->woke_at)))
+		if (now_ns() > deadline)
+			return -1;
+	if (latency)
+		*latency = (double)woke - sent;
 	return 0;
 }
 
@@ -159,7 +172,7 @@ static int other_pu(const struct ptb_topology *t, int pu)
 struct probe {
 	const struct ptb_topology *t;
 	int pu, fifo;
-	double result;
+	double result, latency;
 };
 
 static void *signal_loop(void *arg)
@@ -180,27 +193,31 @@ static void *signal_loop(void *arg)
 		stop(&far);
 		return NULL;
 	}
-	double deadline = now_ns() + DEADLINE_NS;
+	double deadline = now_ns() + DEADLINE_NS, latency[SAMPLES];
 	int i = 0;
 	for (; i < SAMPLES; i++)         /* interleaved: a change of the machine's state hits both */
-		if (sample(&far, GAP_NS, deadline, &far.ns[i]) ||
-		    sample(&near, 0, deadline, &near.ns[i]))
+		if (sample(&far, GAP_NS, deadline, &far.ns[i], &latency[i]) ||
+		    sample(&near, 0, deadline, &near.ns[i], NULL))
 			break;
 	stop(&near);
 	stop(&far);
 	if (i == SAMPLES) {
 		double d = median(far.ns, SAMPLES) - median(near.ns, SAMPLES);
 		p->result = d > 0 ? d : 0;
+		p->latency = median(latency, SAMPLES);
 	}
 	return NULL;
 }
 
-double ptb_record_remote_wake_ns(const struct ptb_topology *t, int pu, int fifo)
+double ptb_record_remote_wake_ns(const struct ptb_topology *t, int pu, int fifo,
+				 double *latency_ns)
 {
-	struct probe p = { t, pu, fifo, -1 };
+	struct probe p = { t, pu, fifo, -1, -1 };
 	pthread_t th;
+	*latency_ns = -1;
 	if (spawn(&th, signal_loop, &p, fifo))
 		return -1;
 	pthread_join(th, NULL);
+	*latency_ns = p.result < 0 ? -1 : p.latency > 0 ? p.latency : 0;
 	return p.result;
 }

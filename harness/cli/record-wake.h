@@ -17,7 +17,9 @@
  * the threads under SCHED_FIFO, as the recording is.  -1 when no other
  * PU is allowed, the threads could not be run, or fifo is 0 or not
  * permitted (the normal policy makes the local sample as dear as the
- * remote one). */
-double ptb_record_remote_wake_ns(const struct ptb_topology *t, int pu, int fifo);
+ * remote one).  *latency_ns: the median time from the signal to the
+ * remote sleeper's running (its idle PU waking), -1 with no figure. */
+double ptb_record_remote_wake_ns(const struct ptb_topology *t, int pu, int fifo,
+				 double *latency_ns);
 
 #endif
