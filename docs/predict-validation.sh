@@ -33,7 +33,8 @@
 # its one inflating thread hands every 32 KB to a writer and a checker
 # (the input is the text five times over, compressed by pigz -9).  Each line also has
 # pred2f, the prediction without the remote wake-up cost that record
-# measured (--remote-wake 0), and that cost as wake_us.
+# measured (--remote-wake 0), that cost as wake_us, and the woken
+# thread's latency record measured as wake_lat_us.
 #
 # With LIBS="A.so B.so", each program is recorded once with each
 # interposer library (PTB_TRACE_LIB) and the line gives pred2_1, pred2_2
@@ -137,6 +138,8 @@ while [ $r -le "$R" ]; do
 		"$P" predict "$V/t" --cpus 2 --remote-wake 0 --format json > "$V/f.json"
 		more="$more pred2f=$("$J" "$V/f.json" predictions.0.wall_s)"
 		more="$more wake_us=$(awk -v s="$("$J" "$V/p.json" remote_wake.seconds)" \
+			'BEGIN { printf "%.2f", s * 1e6 }')"
+		more="$more wake_lat_us=$(awk -v s="$("$J" "$V/p.json" remote_wake.latency_seconds)" \
 			'BEGIN { printf "%.2f", s * 1e6 }')"
 		if [ -n "${CORUN:-}" ]; then
 			"$P" predict "$V/t" --cpus 2 --corun "$V/$name.corun" --sched fifo \
