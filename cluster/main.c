@@ -213,12 +213,19 @@ static bool output_writable(const char *out)
 }
 
 /* PTB_MPI_FAULT=die:R, term:R or hang:R: rank R dies (SIGKILL), is sent
- * SIGTERM as a launcher ending the job would, or stops answering (tests). */
+ * SIGTERM as a launcher ending the job would, or stops answering (tests).
+ * Every rank first meets the others in a barrier, so that rank 0 has
+ * written its first file by then: without it rank 1 could die while rank
+ * 0 was still building its document (under a distcheck's load, once), and
+ * no file is then kept, rightly, where the tests look for one. */
 static void inject_fault(const struct ptb_cl *c)
 {
 	const char *f = getenv("PTB_MPI_FAULT");
 	const char *colon = f ? strchr(f, ':') : NULL;
-	if (!colon || atoi(colon + 1) != c->rank)
+	if (!colon)
+		return;
+	MPI_Barrier(MPI_COMM_WORLD);
+	if (atoi(colon + 1) != c->rank)
 		return;
 	if (!strncmp(f, "die", 3))
 		raise(SIGKILL);

@@ -414,9 +414,9 @@ int main(void)
 	tap_ok(remote_wakes == 0, "  and none is counted (%llu)", (unsigned long long)remote_wakes);
 	/* the woken thread's latency on its idle CPU keeps that CPU busy: a
 	 * second wake-up close behind is not charged as remote */
-	static struct ptb_sim_costs latency;
+	static struct ptb_sim_costs latency;    /* the waker's 1 ms, and a latency below */
 	latency.remote_wake_ns = 1 * MS;
-	costs = &remote;
+	costs = &remote;                        /* the waker's 1 ms alone */
 	make_two_wakes();
 	tap_near(replay(2, NULL), 24.0, 0.01, "two wake-ups 3 ms apart, each onto an idle CPU: 24 ms");
 	tap_ok(remote_wakes == 2, "  both charged (%llu)", (unsigned long long)remote_wakes);
@@ -429,6 +429,14 @@ int main(void)
 	make_two_wakes();
 	tap_near(replay(3, NULL), 24.0, 0.01, "  on 3 CPUs a third is idle: both charged, 24 ms");
 	tap_ok(remote_wakes == 2, "  two charged (%llu)", (unsigned long long)remote_wakes);
+	/* not for a lock handed over, which its waiter would hold meanwhile */
+	costs = &remote;
+	make_lock();
+	double handed = replay(2, NULL);
+	costs = &latency;
+	make_lock();
+	tap_near(replay(2, NULL), handed, 0.001, "  a mutex handed over: no latency (%g ms either way)",
+		 handed);
 	costs = &remote;
 	make_lock();
 	replay(2, NULL);

@@ -56,15 +56,18 @@ uint32_t ptb_tr_probe_cost(void)
 static uint32_t remote_wake_figure(int which)
 {
 	const char *v = getenv("PTB_TRACE_REMOTE_WAKE_NS");
-	char *end;
-	if (!v || !*v)
+	unsigned long ns[2] = { 0, 0 };
+	int n = 0;
+	while (v && n < 2 && *v >= '0' && *v <= '9') {      /* digits only: no sign, no space */
+		char *end;
+		ns[n++] = strtoul(v, &end, 10);
+		v = *end == ',' && n < 2 ? end + 1 : end;
+		if (end[0] == ',' && !end[1])
+			return 0;                                   /* "5000," */
+	}
+	if (!n || (v && *v) || ns[0] >= 1000000000ul || ns[1] >= 1000000000ul)
 		return 0;
-	unsigned long cost = strtoul(v, &end, 10), latency = 0;
-	if (*end == ',' && end[1])
-		latency = strtoul(end + 1, &end, 10);
-	if (*end || cost >= 1000000000ul || latency >= 1000000000ul)
-		return 0;
-	return which ? (latency ? (uint32_t)latency + 1 : 0) : (uint32_t)cost + 1;
+	return which ? (n == 2 ? (uint32_t)ns[1] + 1 : 0) : (uint32_t)ns[0] + 1;
 }
 
 uint32_t ptb_tr_remote_wake_cost(void) { return remote_wake_figure(0); }

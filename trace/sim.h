@@ -79,7 +79,9 @@ struct ptb_sim_costs {
 	double remote_wake_ns;
 	/* A delay, as wake_ns: how long a thread woken onto an idle CPU
 	 * (a wake-up charged remote_wake_ns) takes to run there -- the CPU
-	 * coming out of its idle state -- in place of wake_ns where longer.
+	 * coming out of its idle state -- in place of wake_ns where longer;
+	 * not for a mutex or rwlock handed over (the waiter would hold it
+	 * meanwhile, where on the machine its releaser takes it again).
 	 * That CPU counts as busy meanwhile, so that a second wake-up close
 	 * behind finds it so and is not charged as remote again. */
 	double remote_latency_ns;

@@ -104,13 +104,15 @@ static json_t *program_corun_json(const struct ptb_predict_args *a)
 			 "other", "slice_cost", a->slice_cost, "sliced_share", a->sliced_share);
 }
 
-/* Where the remote wake-up cost charged came from. */
+/* Where the woken thread's latency came from (charged only with a
+ * remote wake-up, and not for a lock handed over). */
 static const char *remote_latency_from(const struct ptb_trace *t,
 				       const struct ptb_predict_args *a)
 {
 	return a->remote_latency_given ? "option" : t->h.remote_latency ? "recording" : "none";
 }
 
+/* Where the remote wake-up cost charged came from. */
 static const char *remote_wake_from(const struct ptb_trace *t, const struct ptb_predict_args *a)
 {
 	return a->remote_wake_given ? "option" : t->h.remote_wake ? "recording" : "none";
@@ -264,14 +266,15 @@ static void print_remote_wake(const struct ptb_trace *t, const struct ptb_predic
 	const char *from = remote_wake_from(t, a);
 	if (!strcmp(from, "none"))
 		printf("waking a thread onto an idle CPU: not charged (no figure in the trace: "
-		       "recorded with one PU allowed, by an older ptbench, or not measurable)\n\n");
+		       "recorded with one PU allowed, by an older ptbench, or not measurable)\n");
 	else
 		printf("waking a thread onto an idle CPU: %.2f us of the waker's time (%s)\n",
 		       a->remote_wake_ns * 1e-3, !strcmp(from, "option") ? "--remote-wake"
 		       : "measured by record on the machine it ran on");
 	from = remote_latency_from(t, a);
 	if (strcmp(from, "none") && a->remote_wake_ns > 0)
-		printf("  and %.2f us before it runs there (%s)\n", a->remote_latency_ns * 1e-3,
+		printf("  and %.2f us before it runs there, but for a lock handed over (%s)\n",
+		       a->remote_latency_ns * 1e-3,
 		       !strcmp(from, "option") ? "--remote-latency" : "measured by record");
 	putchar('\n');
 }

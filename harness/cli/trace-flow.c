@@ -62,6 +62,7 @@ int ptb_trace_flow(const char *path, int cpus, struct ptb_flow *f, char *err, si
 		struct ptb_sim_visitor sv = { &v, on_thread, on_wait };
 		static struct ptb_sim_costs c;   /* what predict charges by default */
 		c.remote_wake_ns = t.h.remote_wake ? t.h.remote_wake - 1.0 : 0;
+		c.remote_latency_ns = t.h.remote_latency ? t.h.remote_latency - 1.0 : 0;
 		rc = ptb_sim_run(&o, cpus, &c, &r, &sv) || v.failed ? -1 : 0;
 		f->wall_ns = r.wall_ns;
 		ptb_ops_free(&o);
