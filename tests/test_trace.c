@@ -288,39 +288,6 @@ static void make_random(unsigned seed)
 	}
 }
 
-/* The program's name: refused without its NUL, made printable UTF-8. */
-static void check_names(void)
-{
-	static const struct { const char *name, *want; } cases[] = {
-		{ "pigz", "pigz" }, { "caf\xc3\xa9", "caf\xc3\xa9" }, { "prog\xe9x", "prog?x" },
-		{ "cut\xe2\x82", "cut??" }, { "over\xc0\xaflong", "over??long" },
-		{ "line\nfeed", "line?feed" }, { "sur\xed\xa0\x80", "sur???" },
-	};
-	struct ptb_trace t;
-	char err[256];
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		make_join_late();
-		memset(made_name, 0, sizeof made_name);
-		strcpy(made_name, cases[i].name);
-		write_trace(path);
-		int rc = ptb_trace_load(path, &t, err, sizeof err);
-		tap_ok(rc == 0 && !strcmp(t.h.program, cases[i].want), "the name %zu reads as '%s' (%s)",
-		       i, cases[i].want, rc ? err : t.h.program);
-		if (!rc)
-			ptb_trace_free(&t);
-		memset(th, 0, sizeof th);
-		nth = 0;
-	}
-	make_join_late();
-	memset(made_name, 'A', sizeof made_name);
-	write_trace(path);
-	tap_ok(ptb_trace_load(path, &t, err, sizeof err) == -1 && strstr(err, "name"),
-	       "a name of 72 bytes without its end is refused (%s)", err);
-	memset(th, 0, sizeof th);
-	nth = 0;
-	strcpy(made_name, "made");
-}
-
 int main(void)
 {
 	snprintf(path, sizeof path, "/tmp/ptb-test-trace-%ld", (long)getpid());
@@ -380,7 +347,6 @@ int main(void)
 	make_failed_create();
 	tap_near(replay(2, NULL), 149.0, 0.01,
 		 "a thread number a failed create used up: 149 ms on 2 CPUs, not 2^64 ns");
-	check_names();
 
 	/* the target machine's costs (predict --machine), each exactly where
 	 * the path meets it */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The trace header across format versions: version 3 keeps the woken
+ * The trace header: the program's name, made printable, refused without
+ * its end; and across format versions: version 3 keeps the woken
  * thread's latency in the last 4 of the 72 bytes that held the program's
  * name before it; a version 2 file reads with no latency and its name
  * whole where it ended within 68 bytes, cut at 67 where it ended later.
@@ -36,6 +37,29 @@ static int made(uint32_t version, const char *name, uint32_t latency, struct ptb
 	return ptb_trace_load(path, t, err, errlen);
 }
 
+/* The program's name: refused without its NUL, made printable UTF-8. */
+static void check_names(void)
+{
+	static const struct { const char *name, *want; } cases[] = {
+		{ "pigz", "pigz" }, { "caf\xc3\xa9", "caf\xc3\xa9" }, { "prog\xe9x", "prog?x" },
+		{ "cut\xe2\x82", "cut??" }, { "over\xc0\xaflong", "over??long" },
+		{ "line\nfeed", "line?feed" }, { "sur\xed\xa0\x80", "sur???" },
+	};
+	struct ptb_trace t;
+	char err[256];
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int rc = made(PTB_TRACE_VERSION, cases[i].name, 0, &t, err, sizeof err);
+		tap_ok(rc == 0 && !strcmp(t.h.program, cases[i].want), "the name %zu reads as '%s' (%s)",
+		       i, cases[i].want, rc ? err : t.h.program);
+		if (!rc)
+			ptb_trace_free(&t);
+	}
+	memset(made_name, 'A', sizeof made_name);      /* the last case's events, no end */
+	write_trace(path);
+	tap_ok(ptb_trace_load(path, &t, err, sizeof err) == -1 && strstr(err, "name"),
+	       "a name of 68 bytes without its end is refused (%s)", err);
+}
+
 int main(void)
 {
 	static const char long_name[] =
@@ -43,6 +67,7 @@ int main(void)
 	struct ptb_trace t;
 	char err[256];
 	snprintf(path, sizeof path, "/tmp/ptb-header-%d.trace", (int)getpid());
+	check_names();
 	int rc = made(3, "pigz", 15001, &t, err, sizeof err);
 	tap_ok(rc == 0 && !strcmp(t.h.program, "pigz") && t.h.remote_latency == 15001,
 	       "version 3: the name and the latency (%s)", rc ? err : t.h.program);
