@@ -86,13 +86,13 @@ struct corun_args {
  * neighbour) falls on both sides of the ratio: a lent 16-vCPU guest gave
  * factors of 0.83-1.11 with the lone copy first only.  sliced[r]: the
  * lone copy under the normal policy, between the counts and the second
- * lone run, where the lone copies are under SCHED_FIFO. */
+ * lone run, where the lone copies are under SCHED_FIFO (a->fifo, as
+ * pick_sched() left it). */
 struct corun_figures {
 	int pus[PTB_COPIES_MAX], npus;
 	int rounds;
 	double alone[MAX_ROUNDS];
 	double at[MAX_COUNTS][MAX_ROUNDS];
-	int sliced_too;             /* the lone copy ran under the normal policy too */
 	double sliced[MAX_ROUNDS];
 };
 
@@ -224,7 +224,6 @@ static int measure(const struct ptb_topology *t, const struct corun_args *a, cha
 	struct ptb_copies c = { argv, a->input, a->fifo, t }, sliced = c;
 	double cpu[PTB_COPIES_MAX];
 	sliced.fifo = 0;
-	f->sliced_too = a->fifo;
 	char err[512];
 	for (int r = 0; r < a->rounds; r++) {
 		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
@@ -238,7 +237,7 @@ static int measure(const struct ptb_topology *t, const struct corun_args *a, cha
 				return ptb_bad_input("corun", "%s", err);
 			f->at[i][r] = mean(cpu, a->counts[i]);
 		}
-		if (f->sliced_too && ptb_copies_run(&sliced, f->pus, 1, &f->sliced[r], err, sizeof err))
+		if (a->fifo && ptb_copies_run(&sliced, f->pus, 1, &f->sliced[r], err, sizeof err))
 			return ptb_bad_input("corun", "%s (the lone copy under the normal policy, "
 					     "for the time slices' cost)", err);
 		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
@@ -316,7 +315,7 @@ static json_t *to_json(const struct corun_args *a, char **argv, int argc,
 	return json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:o, s:o, s:o}", "schema",
 			 PTB_CORUN_SCHEMA, "program", buf, "argv", args, "sched",
 			 a->fifo ? "fifo" : "other", "pus", pus, "rounds", f->rounds, "alone_cpu_s",
-			 alone, "slowdown", slow, "sliced", f->sliced_too ?
+			 alone, "slowdown", slow, "sliced", a->fifo ?
 			 factor_json(f, f->sliced, NULL, 0) : json_null());
 }
 
@@ -335,7 +334,7 @@ static void print_table(const struct corun_args *a, char **argv, const struct co
 		factor_of(f, f->at[i], &med, &lo, &hi);
 		printf("  %6d  %8.3f  %8.3f  %8.3f\n", a->counts[i], med, lo, hi);
 	}
-	if (!f->sliced_too)
+	if (!a->fifo)
 		return;
 	double med, lo, hi;
 	factor_of(f, f->sliced, &med, &lo, &hi);
@@ -380,7 +379,7 @@ static void warn_spread(const struct corun_args *a, const struct corun_figures *
 		if (warned(f, f->at[i], what))
 			return;
 	}
-	if (f->sliced_too)
+	if (a->fifo)
 		warned(f, f->sliced, "under the normal policy");
 }
 
