@@ -50,10 +50,14 @@
 # for a run under SCHED_FIFO (`--sched fifo`), pred2s for one under the
 # normal policy (the time slices' cost that corun measured charged as
 # well), and the two factors as corun and sliced.  ROUNDS 0 (the third
-# argument) measures only those.
+# argument) measures only those.  CORUN_EACH=1 measures them again in
+# every round, just before the recording, instead of once at the start:
+# whether a figure measured minutes before the real runs still holds for
+# them, on a machine whose co-running loss drifts.
 # DEADLINE=S starts no round after S seconds (a machine lent by the minute).
 #
-#   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both] [CORUN=R] [DEADLINE=S]
+#   [LINES=N] [MACHINE=FILE] [LIBS=...] [REAL_SCHED=other|both] [CORUN=R [CORUN_EACH=1]]
+#   [DEADLINE=S]
 #       docs/predict-validation.sh PTBENCH THREADS [ROUNDS]
 set -e
 P=$1 T=${2:-2} R=${3:-3}
@@ -92,15 +96,20 @@ command_of() {
 }
 programs="pigz pbzip2 xz zstd pigz-d lbzip2 plzip"
 start=$(date +%s)       # DEADLINE counts the corun figures' time too
-if [ -n "${CORUN:-}" ]; then
+# corun_of NAME [ROUND]: measure program NAME's co-running figures into
+# $V/NAME.corun and print them on a line "corun" (ROUND: the round's number)
+corun_of() {
+	"$P" corun --copies 2 --rounds "$CORUN" --input "$in" -o "$V/$1.corun" -- $cmd > /dev/null
+	echo "corun${2:+ $2} $1 threads=$T factor=$("$J" "$V/$1.corun" slowdown.1.factor)" \
+		"min=$("$J" "$V/$1.corun" slowdown.1.min) max=$("$J" "$V/$1.corun" slowdown.1.max)" \
+		"alone_cpu_s=$("$J" "$V/$1.corun" alone_cpu_s.0)" \
+		"sliced=$("$J" "$V/$1.corun" sliced.factor || echo null)"
+}
+if [ -n "${CORUN:-}" ] && [ -z "${CORUN_EACH:-}" ]; then
 	for name in $programs; do
 		command -v ${name%-d} > /dev/null || continue
 		command_of $name
-		"$P" corun --copies 2 --rounds "$CORUN" --input "$in" -o "$V/$name.corun" -- $cmd > /dev/null
-		echo "corun $name threads=$T factor=$("$J" "$V/$name.corun" slowdown.1.factor)" \
-			"min=$("$J" "$V/$name.corun" slowdown.1.min) max=$("$J" "$V/$name.corun" slowdown.1.max)" \
-			"alone_cpu_s=$("$J" "$V/$name.corun" alone_cpu_s.0)" \
-			"sliced=$("$J" "$V/$name.corun" sliced.factor || echo null)"
+		corun_of $name
 	done
 fi
 # the user and system seconds /usr/bin/time wrote to $1
@@ -111,6 +120,7 @@ while [ $r -le "$R" ]; do
 	for name in $programs; do
 		command -v ${name%-d} > /dev/null || continue
 		command_of $name
+		[ -z "${CORUN:-}" ] || [ -z "${CORUN_EACH:-}" ] || corun_of $name $r
 		k=1 preds=
 		for lib in ${LIBS:-default}; do
 			[ "$lib" = default ] && unset PTB_TRACE_LIB || export PTB_TRACE_LIB="$lib"
