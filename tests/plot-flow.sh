@@ -50,7 +50,7 @@ check "flow: main's sleep from 42.5 ms (to the column) to 92.5" \
 # A long trace: bounded files.  It needs the interposer preloaded into a
 # program of this machine, which a sanitizer or cross build cannot do.
 record_alone
-"$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" 8 300 20000 > /dev/null 2> "$tmp/rec.err"
+"$PTBENCH" record -o "$tmp/lock.trace" -- "$TRACE_LOCK" 8 600 20000 > /dev/null 2> "$tmp/rec.err"
 if grep -q -e 'cannot be preloaded' -e 'runtime does not come first' "$tmp/rec.err"; then
 	skip "a long trace: the interposer cannot be preloaded here"
 else
@@ -63,7 +63,7 @@ else
 	segs=$(awk '/^# block 4/ { exit } !/^#/ && NF == 3 && $1 != "NaN"' "$f" | wc -l)
 	arrows=$(awk '/^# block 4/ { on = 1; next } on && NF == 3 && $1 != "NaN"' "$f" | wc -l)
 	rows=$(awk '/^# block/ { on = ($3 < 4); next } on && NF == 3 && $1 != "NaN" { print $1 }' "$f" | sort | uniq -c | sort -n | tail -n 1 | awk '{ print $1 }')
-	diag "a trace of 2400 lock hand-offs, on 4 CPUs: $segs segments, $arrows arrows"
+	diag "a trace of 4800 locks taken, on 4 CPUs: $segs segments, $arrows arrows"
 	check "a long trace: at most 1000 segments a row (most: $rows)" test "${rows:-0}" -le 1000 -a "${rows:-0}" -gt 0
 	check "  at most 500 wake-up arrows ($arrows), thinned and said so" \
 		sh -c "[ $arrows -le 500 ] && [ $arrows -gt 0 ] && grep -q 'one wake-up arrow in' '$tmp/long-flow/flow.gp'"

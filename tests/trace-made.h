@@ -230,4 +230,26 @@ static inline void make_two_wakes(void)
 	ev(0, 24 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* Thread 1 holds a mutex for 2 ms twice, with 0.5 ms outside between;
+ * the main thread works 1 ms and then wants it for 2 ms.  Recorded on one
+ * PU: the main thread first, thread 1 once it joined.  On 2 CPUs the main
+ * thread waits for thread 1's first unlock at 2 ms, which wakes it. */
+static inline void make_barge(void)
+{
+	enum { B = 0x830 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 1 * MS, PTB_EV_LOCK, 0, B, 0, 0);
+	ev(0, 3 * MS, PTB_EV_UNLOCK, 0, B, 0, 0);
+	ev(0, 3 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 3 * MS, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 3 * MS, PTB_EV_LOCK, 0, B, 0, 0);
+	ev(1, 5 * MS, PTB_EV_UNLOCK, 0, B, 0, 0);
+	ev(1, 5 * MS + MS / 2, PTB_EV_LOCK, 0, B, 0, 0);
+	ev(1, 7 * MS + MS / 2, PTB_EV_UNLOCK, 0, B, 0, 0);
+	ev(1, 8 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 8 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 8 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 #endif

@@ -33,6 +33,7 @@ struct sthread {
 	double born;
 	double owed;         /* ns of CPU its next burst adds: threads it woke onto idle CPUs */
 	int woke_charged;    /* its latest wake-up was charged to its waker */
+	int retry;           /* woken from a mutex's queue: it tries the lock again */
 	int forced_into;     /* 1 + the lock it was released into by force, 0 */
 	struct wake *w;
 	size_t nw, capw;
@@ -93,6 +94,13 @@ void ptb_sim_unlink(struct sim *s, int o, int t);
 /* Whether object o is held by its waiters' release (a mutex, a rwlock):
  * a wait on it released by force lets two threads hold it. */
 int ptb_sim_exclusive(const struct sim *s, int o);
+/* Thread t, woken from the queue of the mutex it waits for, tries it
+ * again: 0 it holds it, 1 it waits again (another thread took it while t
+ * woke up). */
+int ptb_sim_retry_lock(struct sim *s, int t);
+/* Whether object o is given to the waiter it releases (a rwlock), which
+ * then holds it while it wakes; a mutex's waiter only tries it again. */
+int ptb_sim_handed_over(const struct sim *s, int o);
 
 /* The critical path, walked back from the thread that ended last: the
  * limits of r, the objects whose waits held it up most. */

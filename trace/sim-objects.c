@@ -261,6 +261,21 @@ int ptb_sim_exclusive(const struct sim *s, int o)
 	return o >= 0 && (s->obj[o].cls == C_MUTEX || s->obj[o].cls == C_RW);
 }
 
+int ptb_sim_retry_lock(struct sim *s, int t)
+{
+	int o = s->th[t].blocked_on;
+	struct sobj *ob = &s->obj[o];
+	if (ob->owner < 0)
+		return ob->owner = t, ob->depth = 1, 0;
+	ptb_sim_enqueue(s, o, t);
+	return 1;
+}
+
+int ptb_sim_handed_over(const struct sim *s, int o)
+{
+	return o >= 0 && s->obj[o].cls == C_RW;
+}
+
 /* An unlock by t.  By another thread than the owner: a mutex of the
  * default kind used as a semaphore (the owner, locking it again, waits
  * for it), which glibc allows (the unlock says so: by_any), unless t was
@@ -278,7 +293,10 @@ static int mutex_release(struct sim *s, struct sobj *ob, int o, int t, int by_an
 	int w = ob->head;
 	if (w < 0)
 		return 0;
-	ob->owner = w, ob->depth = 1;            /* handed to the first waiter */
+	/* Not handed over: the first waiter is woken and tries the lock again
+	 * once it runs, as glibc's mutexes do.  A releaser that locks again
+	 * before then takes it, and the waiter goes back to sleep. */
+	s->th[w].retry = 1;
 	return wake_first(s, ob, t) < 0 ? -1 : 0;
 }
 

@@ -35,6 +35,11 @@ void ptb_sim_advance(struct sim *s, int t)
 	struct sthread *th = &s->th[t];
 	const struct ptb_op_thread *ot = &s->o->th[t];
 	th->state = TS_RUN;
+	if (th->retry) {                         /* woken from a mutex's queue */
+		th->retry = 0;
+		if (ptb_sim_retry_lock(s, t))    /* taken meanwhile: asleep again */
+			return;
+	}
 	if (++th->pc >= ot->n) {                 /* cannot happen: the last is an exit */
 		th->state = TS_DONE;
 		return;
@@ -64,11 +69,23 @@ static int on_cpu(const struct sthread *th)
 				       (th->resume || (th->pc == (size_t)-1 && th->creator >= 0)));
 }
 
+/* Whether a thread that blocked on a lock just after a charged wake-up
+ * was, on the machine, still waking from it, so that the lock's release
+ * needs no second interrupt: it blocked within the waker's cost of being
+ * woken, which the replay took as instant (no latency: a trace without
+ * the figure).  With a latency it ran before it blocked, as it did on
+ * the machine. */
+static int still_waking(const struct sim *s, const struct sthread *th)
+{
+	const struct wake *last = &th->w[th->nw - 1];
+	return last->ready <= last->at && th->blocked_at - last->ready <= s->costs.remote_wake_ns;
+}
+
 /* Whether waking t costs its waker remote_wake_ns (struct ptb_sim_costs):
  * the waker still runs (an exiting thread's wake of its joiner is the
  * kernel's), a CPU is idle, and t sleeps: not a spin lock's waiter, nor a
- * thread handed a mutex it blocked on just after a wake-up that was
- * charged. */
+ * thread that blocked on a mutex while still waking from a wake-up that
+ * was charged. */
 static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int by)
 {
 	const struct sthread *th = &s->th[t];
@@ -77,9 +94,8 @@ static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int
 		return 0;
 	if (ob->kind == PTB_OP_LOCK && (s->o->th[t].op[th->pc].arg & PTB_LOCK_SPIN))
 		return 0;                        /* a spinner is on its CPU */
-	if (ob->kind == PTB_OP_LOCK && th->woke_charged &&
-	    th->blocked_at - th->w[th->nw - 1].ready <= s->costs.remote_wake_ns)
-		return 0;                        /* still waking from its last wake-up */
+	if (ob->kind == PTB_OP_LOCK && th->woke_charged && still_waking(s, th))
+		return 0;
 	int running = 0;
 	for (size_t k = 0; k < s->nlive && running < s->cpus; k++)
 		running += on_cpu(&s->th[s->live[k]]);
@@ -100,11 +116,11 @@ int ptb_sim_wake(struct sim *s, int t, int by)
 		int charged = wakes_idle_cpu(s, ob, t, by);
 		if (charged)
 			s->th[by].owed += s->costs.remote_wake_ns, s->remote_wakes++;
-		/* not for a lock: the replay hands it to its waiter at once, who
-		 * would hold it while it wakes (a convoy of two lockers on 2 CPUs
-		 * came out 17 times too slow); on the machine the releaser takes
-		 * it again meanwhile */
-		if (charged && !ptb_sim_exclusive(s, th->blocked_on) &&
+		/* not for a rwlock, handed to its waiter at once, who would hold
+		 * it while it wakes (a convoy of two lockers on 2 CPUs came out 17
+		 * times too slow when mutexes were handed over); a mutex's waiter
+		 * only tries it again, and its releaser may take it meanwhile */
+		if (charged && !ptb_sim_handed_over(s, th->blocked_on) &&
 		    s->costs.remote_latency_ns > cost)
 			cost = s->costs.remote_latency_ns;
 		th->woke_charged = charged;

@@ -2,8 +2,9 @@
 /*
  * The discrete-event simulation of `ptbench predict`: the operations of a
  * trace (trace/ops.h) replayed on N CPUs.  Each thread runs its recorded
- * CPU bursts; each operation does what it means (a released mutex goes to
- * the first waiter, a signal wakes one waiter that was waiting before it
+ * CPU bursts; each operation does what it means (a released mutex wakes
+ * its first waiter, who takes it if it is still free once it runs, as
+ * glibc's mutexes do; a signal wakes one waiter that was waiting before it
  * was sent, a broadcast all of them, a barrier opens on its last arrival,
  * a join waits for the exit, a semaphore counts); runnable threads share
  * the CPUs fairly when they outnumber them (processor sharing); sleeps and
@@ -54,8 +55,9 @@ struct ptb_sim_visitor {
 
 /* What the target machine charges (ns; 0: nothing), from a ptbench result
  * file of it (`predict --machine`): a thread released from a condition,
- * barrier, semaphore or join runs `wake_ns` after its release; a mutex or
- * rwlock handed to a waiter, `handoff_ns` after; a created thread begins
+ * barrier, semaphore or join runs `wake_ns` after its release; a rwlock
+ * handed to a waiter, `handoff_ns` after, and a mutex's waiter tries it
+ * again `handoff_ns` after its release; a created thread begins
  * `create_ns` after the create.  Delays, not CPU time: the thread is off
  * the CPU meanwhile, as a thread being woken is. */
 #define PTB_SIM_SLOW_MAX 512
@@ -80,8 +82,9 @@ struct ptb_sim_costs {
 	/* A delay, as wake_ns: how long a thread woken onto an idle CPU
 	 * (a wake-up charged remote_wake_ns) takes to run there -- the CPU
 	 * coming out of its idle state -- in place of wake_ns where longer;
-	 * not for a mutex or rwlock handed over (the waiter would hold it
-	 * meanwhile, where on the machine its releaser takes it again).
+	 * not for a rwlock handed over (the waiter would hold it meanwhile).
+	 * A mutex's waiter takes that long to try it again, and its releaser
+	 * may take it first.
 	 * That CPU counts as busy meanwhile, so that a second wake-up close
 	 * behind finds it so and is not charged as remote again. */
 	double remote_latency_ns;

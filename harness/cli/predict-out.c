@@ -105,7 +105,7 @@ static json_t *program_corun_json(const struct ptb_predict_args *a)
 }
 
 /* Where the woken thread's latency came from (charged only with a
- * remote wake-up, and not for a lock handed over). */
+ * remote wake-up, and not for a rwlock handed over). */
 static const char *remote_latency_from(const struct ptb_trace *t,
 				       const struct ptb_predict_args *a)
 {
@@ -273,7 +273,7 @@ static void print_remote_wake(const struct ptb_trace *t, const struct ptb_predic
 		       : "measured by record on the machine it ran on");
 	from = remote_latency_from(t, a);
 	if (strcmp(from, "none") && a->remote_wake_ns > 0)
-		printf("  and %.2f us before it runs there, but for a lock handed over (%s)\n",
+		printf("  and %.2f us before it runs there, but for a rwlock handed over (%s)\n",
 		       a->remote_latency_ns * 1e-3,
 		       !strcmp(from, "option") ? "--remote-latency" : "measured by record");
 	putchar('\n');
