@@ -2,7 +2,7 @@
 /*
  * The trace reader and the simulator on traces made here, event by event:
  * exact answers for small programs whose replay can be worked by hand (a
- * mutex handed over, a signal sent before its wait, a barrier, a join, a
+ * mutex waited for, a signal sent before its wait, a barrier, a join, a
  * sleep kept on any number of CPUs), and random traces with valid framing
  * and checksums but any content, which must load and replay to an end --
  * never loop or grow without bound.
@@ -23,63 +23,10 @@
 
 #include "trace-made.h"
 
-static char path[64];
-/* The target machine's costs the next replays charge (none: NULL). */
-static const struct ptb_sim_costs *costs;
-/* The last replay's wake-ups onto an idle CPU charged to their wakers. */
-static uint64_t remote_wakes;
-/* Its time with more threads able to run than CPUs, ms, and the integral
- * over that time of those threads less the CPUs, ms. */
-static double shared_ms, excess_ms;
-/* Its CPU time kept busy, ms (work as stretched by the costs). */
-static double busy_ms;
-
-/* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
-static double replay(int cpus, uint64_t *forced)
-{
-	struct ptb_trace t;
-	struct ptb_ops o;
-	struct ptb_sim_result r;
-	char err[256];
-	write_trace(path);
-	memset(th, 0, sizeof th);
-	nth = 0;
-	if (ptb_trace_load(path, &t, err, sizeof err))
-		return -1;
-	if (ptb_ops_build(&t, &o) || ptb_sim_run(&o, cpus, costs, &r, NULL))
-		return -2;
-	ptb_ops_free(&o);
-	ptb_trace_free(&t);
-	if (forced)
-		*forced = r.forced;
-	remote_wakes = r.remote_wakes;
-	shared_ms = r.shared_ns / 1e6;
-	excess_ms = r.excess_ns / 1e6;
-	busy_ms = r.busy_ns / 1e6;
-	return r.wall_ns / 1e6;
-}
+#include "trace-replay.h"
 
 enum { M = 0x100, C = 0x200 };
 
-/* Two threads each hold mutex M for 10 ms and work 10 ms outside, recorded
- * one after the other on one PU (the main thread's CPU clock says it did
- * not run while thread 1 did): on 2 CPUs the second waits for the first. */
-static void make_lock_of(int lock, int unlock)
-{
-	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
-	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
-	ev(0, 20 * MS, PTB_EV_CPU, 0, 0, 0, 0);
-	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
-	ev(1, 0, lock, 0, M, 0, 0);
-	ev(1, 10 * MS, unlock, 0, M, 0, 0);
-	ev(1, 20 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
-	ev(0, 20 * MS, lock, 0, M, 0, 0);
-	ev(0, 30 * MS, unlock, 0, M, 0, 0);
-	ev(0, 40 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
-	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
-}
-
-static void make_lock(void) { make_lock_of(PTB_EV_LOCK, PTB_EV_UNLOCK); }
 
 /* A create that failed used up number 1, which left no events; threads 2
  * and 3 start at 50 ms of the recording and work 100 ms each: 149 ms on
@@ -151,29 +98,6 @@ static void make_timed_wait(void)
 	ev(0, 120 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
-/* Thread 1 waits on C (under M) from the start; the main thread works
- * 10 ms, signals C holding M, unlocks 0.5 ms later and works 10 ms more;
- * thread 1, woken, works 5 ms.  On 2 CPUs the signal wakes thread 1 onto
- * the idle CPU, and its wait for M right after is that same wake-up. */
-static void make_wake_idle(void)
-{
-	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
-	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
-	ev(0, 10 * MS, PTB_EV_LOCK, 0, M, 0, 0);
-	ev(0, 10 * MS, PTB_EV_COND_SIGNAL, 0, C, 1, 0);
-	ev(0, 21 * MS / 2, PTB_EV_UNLOCK, 0, M, 0, 0);
-	ev(0, 41 * MS / 2, PTB_EV_JOIN, 1, 0, 1, 0);
-	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
-	ev(1, 0, PTB_EV_LOCK, 0, M, 0, 0);
-	ev(1, 0, PTB_EV_UNLOCK, 0, M, 0, 0);
-	ev(1, 0, PTB_EV_COND_WAIT, 1, C, 0, 0);
-	ev(1, 41 * MS / 2, PTB_EV_COND_WAIT, 2, C, 1, 0);
-	ev(1, 41 * MS / 2, PTB_EV_LOCK, 0, M, 0, 0);
-	ev(1, 41 * MS / 2, PTB_EV_UNLOCK, 0, M, 0, 0);
-	ev(1, 51 * MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
-	ev(0, 51 * MS / 2, PTB_EV_JOIN, 2, 0, 1, 0);
-	ev(0, 51 * MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
-}
 
 /* A producer signals C 100 times, 0.1 ms apart, before its consumer waits
  * for each in turn after 1 ms of work: on 2 CPUs every signal is kept for
@@ -350,11 +274,8 @@ int main(void)
 
 	/* the target machine's costs (predict --machine), each exactly where
 	 * the path meets it */
-	const struct ptb_sim_costs handoff = { .handoff_ns = 3 * MS }, wake = { .wake_ns = 2 * MS },
+	const struct ptb_sim_costs wake = { .wake_ns = 2 * MS },
 				   all = { .wake_ns = 2 * MS, .handoff_ns = 3 * MS, .create_ns = 4 * MS };
-	costs = &handoff;
-	make_lock();
-	tap_near(replay(2, NULL), 33.0, 0.01, "a hand-off of 3 ms: the lock on 2 CPUs takes 33 ms");
 	costs = &wake;
 	make_barrier_sleep();
 	tap_near(replay(3, NULL), 87.0, 0.01, "a wake-up of 2 ms after the barrier: 87 ms on 3 CPUs");
@@ -395,29 +316,8 @@ int main(void)
 	make_two_wakes();
 	tap_near(replay(3, NULL), 24.0, 0.01, "  on 3 CPUs a third is idle: both charged, 24 ms");
 	tap_ok(remote_wakes == 2, "  two charged (%llu)", (unsigned long long)remote_wakes);
-	/* a mutex is not handed over: its waiter wakes and tries it again,
-	 * and its releaser may take it meanwhile */
-	costs = &latency;
-	make_lock();
-	tap_near(replay(2, NULL), 35.0, 0.01, "  a mutex's waiter runs 5 ms after the unlock: 35 ms");
+	/* the mutexes' own cases: tests/test_trace_lock.c */
 	costs = &remote;
-	make_barge();
-	tap_near(replay(2, NULL), 6.5, 0.01, "  a mutex released to its waiter at once: 6.5 ms on 2 CPUs");
-	tap_ok(remote_wakes == 2, "  each of the two unlocks charged (%llu)", (unsigned long long)remote_wakes);
-	costs = &latency;
-	make_barge();
-	tap_near(replay(2, NULL), 9.0, 0.01,
-		 "  while its waiter wakes, the releaser takes it again: 9 ms");
-	tap_ok(remote_wakes == 1, "  one wake-up charged (%llu)", (unsigned long long)remote_wakes);
-	costs = &remote;
-	make_lock();
-	replay(2, NULL);
-	tap_ok(remote_wakes == 1, "  a mutex handed to a sleeper while a CPU idles: charged (%llu)",
-	       (unsigned long long)remote_wakes);
-	make_lock_of(PTB_EV_SPIN_LOCK, PTB_EV_SPIN_UNLOCK);
-	replay(2, NULL);
-	tap_ok(remote_wakes == 0, "  a spin lock's waiter is on its CPU: not charged (%llu)",
-	       (unsigned long long)remote_wakes);
 	make_join_late();
 	tap_near(replay(2, NULL), 10.0, 0.01, "  a join ended by an exit: not charged, 10 ms");
 	tap_ok(remote_wakes == 0, "  and not counted (%llu)", (unsigned long long)remote_wakes);

@@ -230,11 +230,58 @@ static inline void make_two_wakes(void)
 	ev(0, 24 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
-/* Thread 1 holds a mutex for 2 ms twice, with 0.5 ms outside between;
- * the main thread works 1 ms and then wants it for 2 ms.  Recorded on one
- * PU: the main thread first, thread 1 once it joined.  On 2 CPUs the main
- * thread waits for thread 1's first unlock at 2 ms, which wakes it. */
-static inline void make_barge(void)
+/* Two threads each hold mutex M for 10 ms and work 10 ms outside, recorded
+ * one after the other on one PU (the main thread's CPU clock says it did
+ * not run while thread 1 did): on 2 CPUs the second waits for the first. */
+static inline void make_lock_of(int lock, int unlock)
+{
+	enum { M = 0x100 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 20 * MS, PTB_EV_CPU, 0, 0, 0, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 0, lock, 0, M, 0, 0);
+	ev(1, 10 * MS, unlock, 0, M, 0, 0);
+	ev(1, 20 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 20 * MS, lock, 0, M, 0, 0);
+	ev(0, 30 * MS, unlock, 0, M, 0, 0);
+	ev(0, 40 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+static inline void make_lock(void) { make_lock_of(PTB_EV_LOCK, PTB_EV_UNLOCK); }
+
+/* Thread 1 waits on C (under M) from the start; the main thread works
+ * 10 ms, signals C holding M, unlocks 0.5 ms later and works 10 ms more;
+ * thread 1, woken, works 5 ms.  On 2 CPUs the signal wakes thread 1 onto
+ * the idle CPU, and its wait for M right after is that same wake-up. */
+static inline void make_wake_idle(void)
+{
+	enum { M = 0x100, C = 0x200 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 10 * MS, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(0, 10 * MS, PTB_EV_COND_SIGNAL, 0, C, 1, 0);
+	ev(0, 21 * MS / 2, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(0, 41 * MS / 2, PTB_EV_JOIN, 1, 0, 1, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 0, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(1, 0, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 0, PTB_EV_COND_WAIT, 1, C, 0, 0);
+	ev(1, 41 * MS / 2, PTB_EV_COND_WAIT, 2, C, 1, 0);
+	ev(1, 41 * MS / 2, PTB_EV_LOCK, 0, M, 0, 0);
+	ev(1, 41 * MS / 2, PTB_EV_UNLOCK, 0, M, 0, 0);
+	ev(1, 51 * MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 51 * MS / 2, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, 51 * MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* Thread 1 holds a mutex for 2 ms `holds` times, 0.5 ms outside after
+ * each; the main thread works 1 ms and then wants it for 2 ms.  Recorded
+ * on one PU: the main thread first, thread 1 once it joined.  On 2 CPUs
+ * the main thread waits for thread 1's first unlock at 2 ms, which wakes
+ * it. */
+static inline void make_barge(int holds)
 {
 	enum { B = 0x830 };
 	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
@@ -243,13 +290,45 @@ static inline void make_barge(void)
 	ev(0, 3 * MS, PTB_EV_UNLOCK, 0, B, 0, 0);
 	ev(0, 3 * MS, PTB_EV_JOIN, 1, 0, 1, 0);
 	ev(1, 3 * MS, PTB_EV_START, 0, 0, 0, 0);
-	ev(1, 3 * MS, PTB_EV_LOCK, 0, B, 0, 0);
-	ev(1, 5 * MS, PTB_EV_UNLOCK, 0, B, 0, 0);
-	ev(1, 5 * MS + MS / 2, PTB_EV_LOCK, 0, B, 0, 0);
-	ev(1, 7 * MS + MS / 2, PTB_EV_UNLOCK, 0, B, 0, 0);
-	ev(1, 8 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
-	ev(0, 8 * MS, PTB_EV_JOIN, 2, 0, 1, 0);
-	ev(0, 8 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	uint64_t at = 3 * MS;
+	for (int k = 0; k < holds; k++) {
+		ev(1, at, PTB_EV_LOCK, 0, B, 0, 0);
+		ev(1, at + 2 * MS, PTB_EV_UNLOCK, 0, B, 0, 0);
+		at += 2 * MS + MS / 2;
+	}
+	ev(1, at, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, at, PTB_EV_JOIN, 2, 0, 1, 0);
+	ev(0, at, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* The main thread holds a mutex for 10 ms; thread 1 (after 1 ms) wants it
+ * for 0.5 ms, thread 2 (after 1.5 ms) for 2 ms; thread 3, which never
+ * held it, unlocks it after 11 ms of work -- an unlock of a kind that
+ * refuses one by another thread than the owner (the event's arg 0). */
+static inline void make_stray_unlock(void)
+{
+	enum { S = 0x840 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	for (uint32_t t = 1; t <= 3; t++)
+		ev(0, 0, PTB_EV_CREATE, 0, 0, t, 0);
+	ev(0, 0, PTB_EV_LOCK, 0, S, 0, 0);
+	ev(0, 10 * MS, PTB_EV_UNLOCK, 0, S, 0, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 1 * MS, PTB_EV_LOCK, 0, S, 0, 0);
+	ev(1, 1 * MS + MS / 2, PTB_EV_UNLOCK, 0, S, 0, 0);
+	ev(1, 1 * MS + MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(2, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 1 * MS + MS / 2, PTB_EV_LOCK, 0, S, 0, 0);
+	ev(2, 3 * MS + MS / 2, PTB_EV_UNLOCK, 0, S, 0, 0);
+	ev(2, 3 * MS + MS / 2, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(3, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(3, 11 * MS, PTB_EV_UNLOCK, 0, S, 0, 0);
+	ev(3, 11 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	for (uint32_t t = 1; t <= 3; t++) {
+		ev(0, 10 * MS, PTB_EV_JOIN, 1, 0, t, 0);
+		ev(0, 10 * MS, PTB_EV_JOIN, 2, 0, t, 0);
+	}
+	ev(0, 10 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
 #endif

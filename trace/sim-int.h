@@ -82,7 +82,8 @@ int ptb_sim_object(struct sim *s, const struct ptb_op *op);
  * -1 no memory. */
 int ptb_sim_exec(struct sim *s, int t);
 /* Thread t's operation is done: the next burst starts (pushed as work
- * when it is empty). */
+ * when it is empty) -- or, for a thread woken from a mutex's queue, it
+ * tries the mutex first, and waits again if another took it. */
 void ptb_sim_advance(struct sim *s, int t);
 /* Thread t, waiting on object o, is released by thread `by`. */
 int ptb_sim_wake(struct sim *s, int t, int by);
@@ -91,8 +92,8 @@ void ptb_sim_born(struct sim *s, int t);
 /* Queue thread t on object o (it waits from now). */
 void ptb_sim_enqueue(struct sim *s, int o, int t);
 void ptb_sim_unlink(struct sim *s, int o, int t);
-/* Whether object o is held by its waiters' release (a mutex, a rwlock):
- * a wait on it released by force lets two threads hold it. */
+/* Whether object o is a lock that one thread holds at a time (a mutex, a
+ * rwlock's writer): a wait on it released by force lets two hold it. */
 int ptb_sim_exclusive(const struct sim *s, int o);
 /* Thread t, woken from the queue of the mutex it waits for, tries it
  * again: 0 it holds it, 1 it waits again (another thread took it while t

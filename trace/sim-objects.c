@@ -287,8 +287,8 @@ static int mutex_release(struct sim *s, struct sobj *ob, int o, int t, int by_an
 		return ob->depth--, 0;
 	int forced = s->th[t].forced_into == o + 1;
 	s->th[t].forced_into = forced ? 0 : s->th[t].forced_into;
-	if (ob->owner >= 0 && ob->owner != t && (forced || !by_any))
-		return 0;
+	if (ob->owner != t && (forced || !by_any))
+		return 0;                        /* (also while its waiter wakes, the lock free) */
 	ob->owner = -1, ob->depth = 0;
 	int w = ob->head;
 	if (w < 0)

@@ -72,8 +72,8 @@ static int on_cpu(const struct sthread *th)
 /* Whether a thread that blocked on a lock just after a charged wake-up
  * was, on the machine, still waking from it, so that the lock's release
  * needs no second interrupt: it blocked within the waker's cost of being
- * woken, which the replay took as instant (no latency: a trace without
- * the figure).  With a latency it ran before it blocked, as it did on
+ * woken, which the replay took as instant (no delay: no latency figure,
+ * no --machine cost).  Delayed, it ran before it blocked, as it did on
  * the machine. */
 static int still_waking(const struct sim *s, const struct sthread *th)
 {

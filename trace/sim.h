@@ -74,10 +74,12 @@ struct ptb_sim_costs {
 	 * idle CPU costs the waker over waking it on its own PU (the
 	 * recording's bursts hold the latter).  Charged, as part of the
 	 * waker's next burst, when fewer threads are running than there are
-	 * CPUs; not for a lock handed to a thread that blocked on it within
-	 * that cost of being woken (a thread leaving a condition wait for the
-	 * mutex its waker still holds: on the machine it is still waking up
-	 * when the mutex is let go). */
+	 * CPUs; not for waking a thread from a mutex it blocked on within
+	 * that cost of a charged wake-up that had it run at once, with no
+	 * delay (a thread leaving a condition wait for the mutex its waker
+	 * still holds: on the machine it is still waking up when the mutex
+	 * is let go; where the replay delayed it, by a latency or a --machine
+	 * cost, it ran and blocked, and the unlock must wake it again). */
 	double remote_wake_ns;
 	/* A delay, as wake_ns: how long a thread woken onto an idle CPU
 	 * (a wake-up charged remote_wake_ns) takes to run there -- the CPU
