@@ -64,26 +64,27 @@ static void *next(const char *name)
 	return f ? f : dlsym(RTLD_NEXT, name);
 }
 
+/* Call glibc's `name` (found once into *real) on c, timed. */
+static int timed(int (**real)(pthread_cond_t *), const char *name, pthread_cond_t *c)
+{
+	if (!*real)
+		*real = (int (*)(pthread_cond_t *))next(name);
+	long long t = now_ns();
+	int rc = (*real)(c);
+	count_signal(now_ns() - t);
+	return rc;
+}
+
 int pthread_cond_signal(pthread_cond_t *c)
 {
 	static int (*real)(pthread_cond_t *);
-	if (!real)
-		real = next("pthread_cond_signal");
-	long long t = now_ns();
-	int rc = real(c);
-	count_signal(now_ns() - t);
-	return rc;
+	return timed(&real, "pthread_cond_signal", c);
 }
 
 int pthread_cond_broadcast(pthread_cond_t *c)
 {
 	static int (*real)(pthread_cond_t *);
-	if (!real)
-		real = next("pthread_cond_broadcast");
-	long long t = now_ns();
-	int rc = real(c);
-	count_signal(now_ns() - t);
-	return rc;
+	return timed(&real, "pthread_cond_broadcast", c);
 }
 
 int pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m)
