@@ -17,7 +17,8 @@
 # SCHED_FIFO would be throttled past 0.95 s (see predict-validation.sh).
 # REAL_SCHED=fifo runs them under SCHED_FIFO instead (chrt -f 1), which
 # tells the scheduler's placement of more threads than CPUs apart from
-# the replay's own error.
+# the replay's own error; REAL_SCHED=both runs the compressors under the
+# normal policy (real) and then under SCHED_FIFO (real_f), interleaved.
 # Whether taskset confines a program is probed first and printed: where it
 # does not (a sandboxed kernel may accept and ignore the mask), a real run
 # with T threads still uses at most T CPUs of the otherwise idle machine,
@@ -46,7 +47,18 @@
 # (cpu_rec), and the synthetic programs' own account of their work in the
 # real run (real_printed) beside the recording's (printed).
 #
-#   [LINES=N] [LIBS=...] [PLAIN=0] [MACHINE=FILE] [DEADLINE=S] [REAL_SCHED=fifo] docs/predict-scaling.sh PTBENCH TESTS-DIR "THREADS" [ROUNDS]
+# With CORUN=ROUNDS, each compressor's own co-running slowdown on this
+# machine is measured in each round just before its recording (`ptbench
+# corun --copies 2,4,..,T --rounds ROUNDS`, T copies at most: T threads on
+# T CPUs), and each line also gives pred_c, predicted with --corun of it
+# for the normal policy (pred_cf for SCHED_FIFO with REAL_SCHED=both or
+# fifo), and its factor at T copies as corun (sliced: the time slices').
+# Lone copies run on both sides of the copies, so a drift of the CPUs'
+# speed within a round falls on both; spin, the seconds of a fixed shell
+# loop on CPU 0 at the round's start, shows how far it drifts between.
+#
+#   [LINES=N] [LIBS=...] [PLAIN=0] [MACHINE=FILE] [DEADLINE=S] [REAL_SCHED=fifo|both]
+#   [CORUN=ROUNDS] docs/predict-scaling.sh PTBENCH TESTS-DIR "THREADS" [ROUNDS]
 set -u
 P=$1 TD=$2 TS=${3:-"2 4 8"} R=${4:-3}
 [ -x "$P" ] && [ -d "$TD" ] || { echo "usage: $0 PTBENCH TESTS-DIR \"THREADS\" [ROUNDS]" >&2; exit 2; }
@@ -66,6 +78,12 @@ real() {
 	fifo) chrt -f 1 taskset -c "$@" ;;
 	*) taskset -c "$@" ;;
 	esac
+}
+# copies T: corun's counts for T threads on T CPUs (2, 4, 8 ... up to T)
+copies() {
+	k=2 list=
+	while [ $k -le "$1" ]; do list=$list${list:+,}$k; k=$((k * 2)); done
+	echo "$list"
 }
 cpus() {
 	set -- "$1" $cores
@@ -92,6 +110,7 @@ jm() { [ -s "$1" ] && "$J" "$1" predictions.$2.wall_s || echo -; }
 # Does taskset confine?  Two busy loops on one CPU take twice one loop's
 # time (the first loop warms up and is not timed).
 loop='i=0; while [ $i -lt 400000 ]; do i=$((i + 1)); done'
+spin() { a=$(now); taskset -c 0 sh -c "$loop"; b=$(now); sub $b $a; }
 taskset -c 0 sh -c "$loop"
 a=$(now); taskset -c 0 sh -c "$loop"; b=$(now)
 c=$(now); taskset -c 0 sh -c "($loop) & ($loop) & wait"; d=$(now)
@@ -146,6 +165,7 @@ STDIN=/dev/null
 r=1
 while [ $r -le "$R" ]; do
 	[ $r -gt 1 ] && [ -n "${DEADLINE:-}" ] && [ $(($(date +%s) - start)) -ge "$DEADLINE" ] && break
+	echo "$r spin=$(spin)"
 	synthetic phases "$TD/trace-phases" 8 8 6000000 3200000
 	synthetic lock "$TD/trace-lock" 8 60 600000
 	synthetic queue "$TD/trace-queue" 8 20 6000000
@@ -160,12 +180,31 @@ while [ $r -le "$R" ]; do
 			xz) cmd="xz -1 -T$t -c" ;; zstd) cmd="zstd -12 -T$t -c" ;;
 			lbzip2) cmd="lbzip2 -n $t -c" ;; plzip) cmd="plzip -1 -n $t -c" ;;
 			esac
+			[ -z "${CORUN:-}" ] ||
+				"$P" corun --copies "$(copies $t)" --rounds "$CORUN" --input "$in" \
+					-o "$V/c.corun" -- $cmd > /dev/null 2> "$V/c.err" || rm -f "$V/c.corun"
 			STDIN=$in
 			record_each t "$t" $cmd
 			STDIN=/dev/null
 			with_machine "$V/t.trace" "$t" "$V/pm.json"
 			k0=$(kids); a=$(now); real "$(cpus $t)" $cmd < "$in" > "$V/real.out"; b=$(now)
 			cpu_real=$(cpu_since $k0)
+			more=
+			if [ "${REAL_SCHED:-other}" = both ]; then
+				sleep 1         # see predict-validation.sh: FIFO runs back to back
+				e=$(now); chrt -f 1 taskset -c "$(cpus $t)" $cmd < "$in" > /dev/null; f=$(now)
+				more=" real_f=$(sub $f $e)"
+			fi
+			if [ -s "$V/c.corun" ]; then
+				rm -f "$V/c.json" "$V/cf.json"
+				"$P" predict "$V/t.trace" --cpus "$t" --corun "$V/c.corun" --format json > "$V/c.json"
+				"$P" predict "$V/t.trace" --cpus "$t" --corun "$V/c.corun" --sched fifo \
+					--format json > "$V/cf.json"
+				more="$more pred_c=$(jm "$V/c.json" 0) pred_cf=$(jm "$V/cf.json" 0)"
+				more="$more corun=$("$J" "$V/c.corun" slowdown.$(($(copies $t | tr -cd , | wc -c) + 1)).factor)"
+				more="$more sliced=$("$J" "$V/c.corun" sliced.factor || echo null)"
+				more="$more corun_warning=$(grep -c warning "$V/c.err")"
+			fi
 			plain=-
 			if [ "${PLAIN:-1}" != 0 ]; then
 				c=$(now); taskset -c 0 $cmd < "$in" > /dev/null; d=$(now)
@@ -179,7 +218,7 @@ while [ $r -le "$R" ]; do
 				"remote_wake=$("$J" "$V/t.1.json" remote_wake.seconds)" \
 				"$(preds t 0) pred_m=$(jm "$V/pm.json" 0) real=$(sub $b $a) output=$same" \
 				"cpu_rec=$(cpu_rec "$V/t.1.json" 0) cpu_real=$cpu_real" \
-				"warning=$(grep -c warning "$V/t.err")"
+				"warning=$(grep -c warning "$V/t.err")$more"
 		done
 	done
 	r=$((r + 1))
