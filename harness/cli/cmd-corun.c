@@ -80,7 +80,8 @@ struct corun_args {
 };
 
 /* The measured figures: alone[r], the mean of the lone copy's runs that
- * open and close round r, and at[c][r] the mean over the copies of count c
+ * open and close round r (drift[r]: the second's CPU time over the
+ * first's), and at[c][r] the mean over the copies of count c
  * in round r.  The lone copy runs on both sides of the counts so that a
  * drift of the machine's speed within the round (a guest's clock, a
  * neighbour) falls on both sides of the ratio: a lent 16-vCPU guest gave
@@ -91,7 +92,7 @@ struct corun_args {
 struct corun_figures {
 	int pus[PTB_COPIES_MAX], npus;
 	int rounds;
-	double alone[MAX_ROUNDS];
+	double alone[MAX_ROUNDS], drift[MAX_ROUNDS];
 	double at[MAX_COUNTS][MAX_ROUNDS];
 	double sliced[MAX_ROUNDS];
 };
@@ -243,6 +244,7 @@ static int measure(const struct ptb_topology *t, const struct corun_args *a, cha
 		if (ptb_copies_run(&c, f->pus, 1, cpu, err, sizeof err))
 			return ptb_bad_input("corun", "%s", err);
 		f->alone[r] = (first + cpu[0]) / 2;
+		f->drift[r] = cpu[0] / first;
 		f->rounds = r + 1;
 	}
 	return 0;
@@ -296,7 +298,7 @@ static json_t *to_json(const struct corun_args *a, char **argv, int argc,
 		       const struct corun_figures *f)
 {
 	json_t *args = json_array(), *pus = json_array(), *alone = json_array();
-	json_t *slow = json_array();
+	json_t *slow = json_array(), *drift = json_array();
 	char buf[4096];
 	for (int i = 0; i < argc; i++) {
 		snprintf(buf, sizeof buf, "%s", argv[i]);
@@ -305,17 +307,19 @@ static json_t *to_json(const struct corun_args *a, char **argv, int argc,
 	}
 	for (int i = 0; i < a->counts[a->ncounts - 1]; i++)
 		json_array_append_new(pus, json_integer(f->pus[i]));
-	for (int r = 0; r < f->rounds; r++)
+	for (int r = 0; r < f->rounds; r++) {
 		json_array_append_new(alone, json_real(f->alone[r]));
+		json_array_append_new(drift, json_real(f->drift[r]));
+	}
 	json_array_append_new(slow, json_pack("{s:i, s:f}", "copies", 1, "factor", 1.0));
 	for (int i = 0; i < a->ncounts; i++)
 		json_array_append_new(slow, factor_json(f, f->at[i], "copies", a->counts[i]));
 	snprintf(buf, sizeof buf, "%s", base_name(argv[0]));
 	ptb_utf8_fix(buf, sizeof buf);
-	return json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:o, s:o, s:o}", "schema",
+	return json_pack("{s:s, s:s, s:o, s:s, s:o, s:i, s:o, s:o, s:o, s:o}", "schema",
 			 PTB_CORUN_SCHEMA, "program", buf, "argv", args, "sched",
 			 a->fifo ? "fifo" : "other", "pus", pus, "rounds", f->rounds, "alone_cpu_s",
-			 alone, "slowdown", slow, "sliced", a->fifo ?
+			 alone, "alone_drift", drift, "slowdown", slow, "sliced", a->fifo ?
 			 factor_json(f, f->sliced, NULL, 0) : json_null());
 }
 
@@ -370,10 +374,37 @@ static int warned(const struct corun_figures *f, const double *cpu, const char *
 	return 1;
 }
 
-/* One warning at most: the first factor whose rounds spread. */
+/* Whether the lone copy's two runs of some round differ past SPREAD_WARN
+ * (the round whose differ most); if so the warning is said.  Rounds that
+ * agree with each other can still each have drifted, and one round has
+ * no other to disagree with: a lent 16-vCPU guest whose speed moved by
+ * half gave single-round factors of 0.84 to 1.42 without a word. */
+static int warned_drift(const struct corun_figures *f)
+{
+	int worst = 0;
+	double far = 1;
+	for (int r = 0; r < f->rounds; r++) {
+		double d = f->drift[r] < 1 ? 1 / f->drift[r] : f->drift[r];
+		if (d > far)
+			far = d, worst = r;
+	}
+	if (far <= SPREAD_WARN)
+		return 0;
+	double first = 2 * f->alone[worst] / (1 + f->drift[worst]);     /* alone: their mean */
+	fprintf(stderr, "ptbench corun: warning: in round %d the lone copy took %.3f s of CPU, "
+		"then %.3f: this machine's speed changed within the round (other load, a guest's "
+		"clock); more --rounds or a quieter machine\n", worst + 1, first,
+		first * f->drift[worst]);
+	return 1;
+}
+
+/* One warning at most: a round whose lone runs disagree, else the first
+ * factor whose rounds spread. */
 static void warn_spread(const struct corun_args *a, const struct corun_figures *f)
 {
 	char what[64];
+	if (warned_drift(f))
+		return;
 	for (int i = 0; i < a->ncounts; i++) {
 		snprintf(what, sizeof what, "at %d copies", a->counts[i]);
 		if (warned(f, f->at[i], what))
