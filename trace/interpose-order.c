@@ -26,7 +26,9 @@
  *   evicting the others' caches;
  * - a release yields only when a thread waiting on the object is not
  *   ahead of the releaser, else the released thread would not yet be
- *   waiting on a CPU of its own.
+ *   waiting on a CPU of its own.  A mutex's waiters include the threads
+ *   in a condition wait on it whose condition was released since: woken,
+ *   they take the mutex again inside the C library, unseen.
  * A pool that starts a worker only when none is free (xz) then sees its
  * workers busy, as many CPUs would, and not done with a job because the
  * one PU ran it to its end before the pool looked.
@@ -75,11 +77,30 @@ static int active(void)
 	return ptb_tr_recording() && atomic_load_explicit(&ptb_tr_vt_slots, memory_order_relaxed) >= 2;
 }
 
-/* A thread waiting on obj that is not ahead of virtual time vt. */
+/* Whether thread t waits on obj: in a wait on it, or in a condition wait
+ * whose mutex obj is and whose condition was released since the wait
+ * began (woken, perhaps, and now waiting to take obj again inside the C
+ * library, where no wrapper sees it). */
+static int waits_on(const struct vthread *t, const void *obj)
+{
+	const void *w = atomic_load_explicit(&t->waiting_on, memory_order_acquire);
+	if (w == obj)
+		return 1;
+	return w && atomic_load_explicit(&t->relock, memory_order_relaxed) == obj &&
+	       atomic_load(&ptb_tr_released_at[slot(w)]) > atomic_load(&t->began);
+}
+
+/* A thread waiting on obj that is not ahead of virtual time vt.  The
+ * mutex of a condition wait counts: a producer that signals under its
+ * queue's lock, unlocks, and locks again for the next job would
+ * otherwise take the lock back before the woken worker ran, each time,
+ * and on one PU fill the queue before any worker took a job -- pbzip2
+ * -p8's first 8 blocks woke one worker in its recording, where 8 CPUs
+ * wake 8, and three workers were recorded with 3 blocks each. */
 static int waiter_not_ahead(const void *obj, uint64_t vt)
 {
 	for (uint32_t i = 0, n = known(); i < n; i++)
-		if (atomic_load_explicit(&ptb_tr_vts[i].waiting_on, memory_order_acquire) == obj &&
+		if (waits_on(&ptb_tr_vts[i], obj) &&
 		    atomic_load_explicit(&ptb_tr_vts[i].state, memory_order_relaxed) == VT_BLOCKED &&
 		    atomic_load_explicit(&ptb_tr_vts[i].vt, memory_order_relaxed) <= vt)
 			return 1;

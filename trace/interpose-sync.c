@@ -174,6 +174,7 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, clockid_t clk,
 			ptb_tr_real("pthread_cond_clockwait");
 	EV(UNLOCK, INSTANT, m, unlockable(m), 0, site);
 	ptb_tr_cpu();
+	ptb_tr_order_relock(m);
 	EV(COND_WAIT, ENTER, c, ptb_tr_seq_peek(c), 0, site);
 	uint64_t q0 = limit_begin_on(ts, clk);
 	int rc = !ts ? real_fn(c, m) : clk == (clockid_t)-1 ? timed(c, m, ts) : clocked(c, m, clk, ts);

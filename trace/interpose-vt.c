@@ -172,13 +172,24 @@ void ptb_tr_order_exited(void)
 	ptb_tr_vt_self = NULL;                     /* its slot may go to a new thread now */
 }
 
+/* The condition wait this thread is about to begin takes mutex m again
+ * when woken (trace/interpose-order.c: waits_on); cleared as it leaves. */
+void ptb_tr_order_relock(const void *m)
+{
+	struct vthread *v = ptb_tr_vt_self;
+	if (v)
+		atomic_store_explicit(&v->relock, m, memory_order_relaxed);
+}
+
 /* A wait begins (at time t): the thread's work stops there. */
 void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t)
 {
 	struct vthread *v = ptb_tr_vt_self;
 	if (!v || kind == PTB_EV_YIELD)
 		return;
-	atomic_store_explicit(&v->wait_mark, atomic_load(&ptb_tr_releases), memory_order_relaxed);
+	uint64_t r = atomic_load(&ptb_tr_releases);
+	atomic_store_explicit(&v->wait_mark, r, memory_order_relaxed);
+	atomic_store_explicit(&v->began, r, memory_order_relaxed);
 	atomic_store_explicit(&v->waiting_on, obj, memory_order_release);
 	if (!ptb_tr_by_vt)
 		return;
@@ -213,6 +224,7 @@ void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64
 	if (!v || kind == PTB_EV_YIELD)
 		return;
 	atomic_store_explicit(&v->waiting_on, NULL, memory_order_release);
+	atomic_store_explicit(&v->relock, NULL, memory_order_relaxed);
 	if (!ptb_tr_by_vt)
 		return;
 	mark(v, t);                      /* the floor below holds after the next mark too */

@@ -22,6 +22,8 @@ struct vthread {
 	_Atomic uint32_t owner;            /* thread number + 1 in the slot, 0 none */
 	_Atomic(const void *) waiting_on;  /* the object of a wait it is in */
 	_Atomic uint64_t wait_mark;        /* releases before it, or since it proved blocked */
+	_Atomic uint64_t began;            /* releases before the wait it is in */
+	_Atomic(const void *) relock;      /* in a condition wait: its mutex, taken again on waking */
 	_Atomic uint64_t vt;               /* virtual time, ns */
 	_Atomic uint64_t resume;           /* when it last passed the interposer, running */
 	_Atomic uint64_t stalled;          /* resume when a yield found it not running */

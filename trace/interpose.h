@@ -50,6 +50,7 @@ void ptb_tr_order_resumed(void);
 void ptb_tr_order_unborn(uint32_t tid);
 void ptb_tr_order_exited(void);
 void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t);
+void ptb_tr_order_relock(const void *mutex);   /* the condition wait about to begin: its mutex */
 void ptb_tr_order_leave(int kind, const void *obj, uint32_t arg, int out, uint64_t t);
 void ptb_tr_order_span(uint64_t t0, uint64_t t1, uint64_t runq_ns, uint64_t cpu1,
 		       const void *chan);

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A fed queue with an exact answer, for the tests of record and predict:
+ * pbzip2's reader in miniature.  T workers wait on an empty queue of T
+ * places; the main thread then puts J equal jobs in, one at a time, each
+ * under the queue's lock with a signal (and, as pbzip2 does, a second
+ * lock taken inside the first), waiting while the queue is full.  Putting
+ * a job in costs the main thread a thousandth of the job.  On as many
+ * CPUs as workers each signal wakes a worker that takes its job at once,
+ * so the jobs go round the workers as in tests/trace-queue.c.  On one PU
+ * the woken worker must run before the main thread takes the lock back:
+ * if not, the main thread fills the queue first, and whichever worker
+ * gets the lock takes the jobs it finds there one after another (4, 4, 4,
+ * 1, 1 and 0 of 14 jobs by 8 workers).  It prints the CPU time of one job
+ * (the median) and how many jobs each worker did.
+ *
+ *   trace-feed THREADS JOBS WORK-ITERATIONS
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "trace-work.h"
+
+#define MAX_THREADS 64
+#define MAX_JOBS 4096
+
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t inner = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t not_empty = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t not_full = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t all_in = PTHREAD_COND_INITIALIZER;   /* every worker waits */
+static int queued, places, waiting, finished;
+static long work_iters;
+static double job_ns[MAX_JOBS];
+static int jobs_done, done_by[MAX_THREADS];
+
+/* A worker takes jobs until the queue is empty and nothing more comes. */
+static void *work(void *arg)
+{
+	int me = (int)(long)arg;
+	for (;;) {
+		pthread_mutex_lock(&queue_lock);
+		if (++waiting == places)
+			pthread_cond_signal(&all_in);
+		while (!queued && !finished)
+			pthread_cond_wait(&not_empty, &queue_lock);
+		waiting--;
+		if (!queued) {
+			pthread_mutex_unlock(&queue_lock);
+			return NULL;
+		}
+		queued--;
+		pthread_cond_signal(&not_full);
+		pthread_mutex_unlock(&queue_lock);
+		double c = work_cpu_ns();
+		work_spin(work_iters);
+		double ns = work_cpu_ns() - c;
+		pthread_mutex_lock(&queue_lock);
+		job_ns[jobs_done++] = ns;
+		done_by[me]++;
+		pthread_mutex_unlock(&queue_lock);
+	}
+}
+
+/* Put one job in, waiting while the queue is full. */
+static void put(void)
+{
+	work_spin(work_iters / 1000);
+	pthread_mutex_lock(&queue_lock);
+	while (queued == places)
+		pthread_cond_wait(&not_full, &queue_lock);
+	queued++;
+	pthread_cond_signal(&not_empty);
+	pthread_mutex_lock(&inner);
+	pthread_mutex_unlock(&inner);
+	pthread_mutex_unlock(&queue_lock);
+}
+
+static int cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc != 4)
+		return fprintf(stderr, "usage: trace-feed THREADS JOBS WORK\n"), 2;
+	int threads = atoi(argv[1]), jobs = atoi(argv[2]);
+	work_iters = atol(argv[3]);
+	if (threads < 1 || threads > MAX_THREADS || jobs < 1 || jobs > MAX_JOBS)
+		return fprintf(stderr, "trace-feed: 1-%d threads, 1-%d jobs\n", MAX_THREADS, MAX_JOBS), 2;
+	places = threads;
+	pthread_t th[MAX_THREADS];
+	for (int i = 0; i < threads; i++)
+		if (pthread_create(&th[i], NULL, work, (void *)(long)i))
+			return fprintf(stderr, "trace-feed: cannot create a worker\n"), 1;
+	/* every worker waiting on the empty queue before the first job (the
+	 * last one in tells, and is in its wait once the lock is free) */
+	pthread_mutex_lock(&queue_lock);
+	while (waiting < threads)
+		pthread_cond_wait(&all_in, &queue_lock);
+	pthread_mutex_unlock(&queue_lock);
+	for (int j = 0; j < jobs; j++)
+		put();
+	pthread_mutex_lock(&queue_lock);
+	finished = 1;
+	pthread_cond_broadcast(&not_empty);
+	pthread_mutex_unlock(&queue_lock);
+	for (int i = 0; i < threads; i++)
+		pthread_join(th[i], NULL);
+	qsort(job_ns, (size_t)jobs, sizeof job_ns[0], cmp);
+	printf("job_ns %.0f done_by", job_ns[jobs / 2]);
+	for (int i = 0; i < threads; i++)
+		printf(" %d", done_by[i]);
+	printf("\n");
+	return 0;
+}
