@@ -25,8 +25,9 @@
 # With LENT_PART=scaling-corun, after the probe, only scaling-corun.txt:
 # docs/predict-scaling.sh at 4 and 8 CPUs with each compressor's co-running
 # slowdown measured in each round (CORUN=1), real runs under the normal
-# policy and under SCHED_FIFO (LINES default 120000, about 13 MB: three
-# rounds in about 450 s on a guest of the development VM's speed).
+# policy and under SCHED_FIFO (LINES default 120000, about 13 MB; up to
+# five rounds, as many as start 170 s before SECONDS run out: four in
+# 480 s on a 16-vCPU guest).
 # SECONDS (default 480) bounds the whole: the sittings start no round
 # past their share of it.
 set -u

@@ -79,10 +79,12 @@ real() {
 	*) taskset -c "$@" ;;
 	esac
 }
-# copies T: corun's counts for T threads on T CPUs (2, 4, 8 ... up to T)
+# copies T: corun's counts for T threads on T CPUs (2, 4, 8 ... below T,
+# and T; none for T = 1)
 copies() {
 	k=2 list=
-	while [ $k -le "$1" ]; do list=$list${list:+,}$k; k=$((k * 2)); done
+	while [ $k -lt "$1" ]; do list=$list${list:+,}$k; k=$((k * 2)); done
+	[ "$1" -gt 1 ] && list=$list${list:+,}$1
 	echo "$list"
 }
 cpus() {
@@ -180,7 +182,8 @@ while [ $r -le "$R" ]; do
 			xz) cmd="xz -1 -T$t -c" ;; zstd) cmd="zstd -12 -T$t -c" ;;
 			lbzip2) cmd="lbzip2 -n $t -c" ;; plzip) cmd="plzip -1 -n $t -c" ;;
 			esac
-			[ -z "${CORUN:-}" ] ||
+			rm -f "$V/c.corun"
+			[ -z "${CORUN:-}" ] || [ -z "$(copies $t)" ] ||
 				"$P" corun --copies "$(copies $t)" --rounds "$CORUN" --input "$in" \
 					-o "$V/c.corun" -- $cmd > /dev/null 2> "$V/c.err" || rm -f "$V/c.corun"
 			STDIN=$in
@@ -192,8 +195,12 @@ while [ $r -le "$R" ]; do
 			more=
 			if [ "${REAL_SCHED:-other}" = both ]; then
 				sleep 1         # see predict-validation.sh: FIFO runs back to back
-				e=$(now); chrt -f 1 taskset -c "$(cpus $t)" $cmd < "$in" > /dev/null; f=$(now)
-				more=" real_f=$(sub $f $e)"
+				e=$(now)
+				if chrt -f 1 taskset -c "$(cpus $t)" $cmd < "$in" > /dev/null; then
+					f=$(now); more=" real_f=$(sub $f $e)"
+				else
+					more=" real_f=-"
+				fi
 			fi
 			if [ -s "$V/c.corun" ]; then
 				rm -f "$V/c.json" "$V/cf.json"

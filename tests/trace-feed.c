@@ -10,8 +10,9 @@
  * so the jobs go round the workers as in tests/trace-queue.c.  On one PU
  * the woken worker must run before the main thread takes the lock back:
  * if not, the main thread fills the queue first, and whichever worker
- * gets the lock takes the jobs it finds there one after another (4, 4, 4,
- * 1, 1 and 0 of 14 jobs by 8 workers).  It prints the CPU time of one job
+ * gets the lock takes the jobs it finds there one after another (14 jobs
+ * by 8 workers were recorded as 0, 1, 1, 1, 2, 3, 3 and 3, or as 0, 0,
+ * 0, 0, 2, 4, 4 and 4: the shares vary from one recording to the next).  It prints the CPU time of one job
  * (the median) and how many jobs each worker did.
  *
  *   trace-feed THREADS JOBS WORK-ITERATIONS

@@ -27,8 +27,8 @@
 # many CPUs each signal's worker takes its job at once, and the jobs go
 # round as the queue's do.  The recording must let the woken worker take
 # the lock before the feeder takes it back for the next job (with 8
-# workers it recorded 4, 4, 3, 2, 1 and three with none, and predicted
-# twice the time on 8 CPUs).  Its puts, a thousandth of a job, are left
+# workers it recorded shares such as 0, 1, 1, 1, 2, 3, 3 and 3, and
+# predicted up to twice the time on 8 CPUs).  Its puts, a thousandth of a job, are left
 # out of its answer.
 . "$top_srcdir/tests/tap.sh"
 : "${TRACE_QUEUE:=./tests/trace-queue}"

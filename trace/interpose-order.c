@@ -27,7 +27,7 @@
  * - a release yields only when a thread waiting on the object is not
  *   ahead of the releaser, else the released thread would not yet be
  *   waiting on a CPU of its own.  A mutex's waiters include the threads
- *   in a condition wait on it whose condition was released since: woken,
+ *   in a condition wait on it whose condition was signalled since: woken,
  *   they take the mutex again inside the C library, unseen.
  * A pool that starts a worker only when none is free (xz) then sees its
  * workers busy, as many CPUs would, and not done with a job because the
@@ -78,16 +78,33 @@ static int active(void)
 }
 
 /* Whether thread t waits on obj: in a wait on it, or in a condition wait
- * whose mutex obj is and whose condition was released since the wait
- * began (woken, perhaps, and now waiting to take obj again inside the C
- * library, where no wrapper sees it). */
+ * whose mutex obj is and whose condition was signalled since the wait
+ * began or since a yield found it not woken (woken, perhaps, and now
+ * waiting to take obj again inside the C library, where no wrapper sees
+ * it).  Signals are kept apart from other releases, so that unlocks of a
+ * mutex that shares the condition's slot do not count. */
 static int waits_on(const struct vthread *t, const void *obj)
 {
 	const void *w = atomic_load_explicit(&t->waiting_on, memory_order_acquire);
 	if (w == obj)
 		return 1;
 	return w && atomic_load_explicit(&t->relock, memory_order_relaxed) == obj &&
-	       atomic_load(&ptb_tr_released_at[slot(w)]) > atomic_load(&t->began);
+	       atomic_load(&ptb_tr_signalled_at[slot(w)]) > atomic_load(&t->began);
+}
+
+/* After a yield at the release of mutex obj: a thread still in a
+ * condition wait on it was not woken (one woken would have taken obj
+ * during the yield, under SCHED_FIFO), and counts again only after its
+ * condition's next signal -- one signal wakes one of many waiters. */
+static void not_woken(const void *obj)
+{
+	uint64_t r = atomic_load(&ptb_tr_releases);
+	for (uint32_t i = 0, n = known(); i < n; i++) {
+		struct vthread *t = &ptb_tr_vts[i];
+		if (t != ptb_tr_vt_self && atomic_load_explicit(&t->relock, memory_order_relaxed) == obj &&
+		    atomic_load_explicit(&t->waiting_on, memory_order_acquire))
+			atomic_store(&t->began, r);
+	}
 }
 
 /* A thread waiting on obj that is not ahead of virtual time vt.  The
@@ -107,12 +124,16 @@ static int waiter_not_ahead(const void *obj, uint64_t vt)
 	return 0;
 }
 
-void ptb_tr_handoff(const void *obj, const void *site)
+/* A release of obj (cond: a condition's signal or broadcast). */
+static void handoff(const void *obj, const void *site, int cond)
 {
 	if (!active())
 		return;
 	unsigned s = slot(obj);
-	atomic_store(&ptb_tr_released_at[s], atomic_fetch_add(&ptb_tr_releases, 1) + 1);
+	uint64_t r = atomic_fetch_add(&ptb_tr_releases, 1) + 1;
+	atomic_store(&ptb_tr_released_at[s], r);
+	if (cond)
+		atomic_store(&ptb_tr_signalled_at[s], r);
 	struct vthread *v = ptb_tr_vt_self;
 	if (ptb_tr_by_vt && v) {
 		ptb_tr_vt_settle(v, ptb_tr_now());
@@ -124,6 +145,18 @@ void ptb_tr_handoff(const void *obj, const void *site)
 			return;
 	}
 	yield_recorded(site);
+	if (ptb_tr_by_vt && !cond)
+		not_woken(obj);
+}
+
+void ptb_tr_handoff(const void *obj, const void *site)
+{
+	handoff(obj, site, 0);
+}
+
+void ptb_tr_handoff_cond(const void *c, const void *site)
+{
+	handoff(c, site, 1);
 }
 
 /* A thread in a wait on an object released since it began: woken, perhaps,

@@ -206,7 +206,7 @@ int pthread_cond_signal(pthread_cond_t *c)
 	const void *site = PTB_SITE;
 	EV(COND_SIGNAL, INSTANT, c, ptb_tr_seq_next(c), 0, site);
 	int rc = real_fn(c);
-	ptb_tr_handoff(c, site);
+	ptb_tr_handoff_cond(c, site);
 	return rc;
 }
 
@@ -216,7 +216,7 @@ int pthread_cond_broadcast(pthread_cond_t *c)
 	const void *site = PTB_SITE;
 	EV(COND_BROADCAST, INSTANT, c, ptb_tr_seq_next(c), 0, site);
 	int rc = real_fn(c);
-	ptb_tr_handoff(c, site);
+	ptb_tr_handoff_cond(c, site);
 	return rc;
 }
 

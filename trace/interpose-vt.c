@@ -21,6 +21,7 @@ _Atomic uint64_t ptb_tr_vt_slots = 1;
 int ptb_tr_by_vt;
 _Atomic uint64_t ptb_tr_releases;
 _Atomic uint64_t ptb_tr_released_at[SLOTS];
+_Atomic uint64_t ptb_tr_signalled_at[SLOTS];
 _Atomic uint64_t ptb_tr_release_vt[SLOTS];
 static _Atomic uint64_t stream_vt[SLOTS];   /* by pipe or socket pair: its latest write */
 _Atomic uint64_t ptb_tr_touched[SLOTS];
@@ -125,6 +126,7 @@ void ptb_tr_order_create(uint32_t child, const void *start)
 	atomic_store(&c->resume, 0);
 	atomic_store(&c->stalled, NOT_STALLED);
 	atomic_store(&c->waiting_on, NULL);
+	atomic_store(&c->relock, NULL);
 	atomic_store(&c->io_since, 0);
 	atomic_store(&c->start, (uintptr_t)start);
 	for (unsigned k = 0; k < SITES; k++)
@@ -168,6 +170,7 @@ void ptb_tr_order_exited(void)
 		return;
 	ptb_tr_vt_settle(v, ptb_tr_now());
 	atomic_store(&v->waiting_on, NULL);      /* cancelled in a wait, perhaps */
+	atomic_store(&v->relock, NULL);
 	atomic_store(&v->state, VT_EXITED);
 	ptb_tr_vt_self = NULL;                     /* its slot may go to a new thread now */
 }
@@ -190,6 +193,8 @@ void ptb_tr_order_enter(int kind, const void *obj, const void *site, uint64_t t)
 	uint64_t r = atomic_load(&ptb_tr_releases);
 	atomic_store_explicit(&v->wait_mark, r, memory_order_relaxed);
 	atomic_store_explicit(&v->began, r, memory_order_relaxed);
+	if (kind != PTB_EV_COND_WAIT)            /* set just before a condition wait only */
+		atomic_store_explicit(&v->relock, NULL, memory_order_relaxed);
 	atomic_store_explicit(&v->waiting_on, obj, memory_order_release);
 	if (!ptb_tr_by_vt)
 		return;

@@ -22,7 +22,8 @@ struct vthread {
 	_Atomic uint32_t owner;            /* thread number + 1 in the slot, 0 none */
 	_Atomic(const void *) waiting_on;  /* the object of a wait it is in */
 	_Atomic uint64_t wait_mark;        /* releases before it, or since it proved blocked */
-	_Atomic uint64_t began;            /* releases before the wait it is in */
+	_Atomic uint64_t began;            /* releases before its condition wait, or since it
+					    * proved not woken (trace/interpose-order.c) */
 	_Atomic(const void *) relock;      /* in a condition wait: its mutex, taken again on waking */
 	_Atomic uint64_t vt;               /* virtual time, ns */
 	_Atomic uint64_t resume;           /* when it last passed the interposer, running */
@@ -44,6 +45,7 @@ extern _Atomic uint64_t ptb_tr_vt_slots;         /* slots in use: 0 .. this - 1 
 extern int ptb_tr_by_vt;                         /* SCHED_FIFO: virtual time is kept */
 extern _Atomic uint64_t ptb_tr_releases;          /* releases so far */
 extern _Atomic uint64_t ptb_tr_released_at[SLOTS]; /* by object: the last one */
+extern _Atomic uint64_t ptb_tr_signalled_at[SLOTS]; /* by condition: its last signal or broadcast */
 extern _Atomic uint64_t ptb_tr_release_vt[SLOTS];  /* by object: vt of its latest release */
 extern _Atomic uint64_t ptb_tr_touched[SLOTS];     /* by object: bit (slot mod 64) */
 

@@ -38,6 +38,7 @@ uint64_t ptb_tr_runq_ns(void);
  * of obj, let the thread it released run; before an acquire of obj, let
  * the threads run that would have come to it first on many CPUs. */
 void ptb_tr_handoff(const void *obj, const void *site);
+void ptb_tr_handoff_cond(const void *c, const void *site);   /* a signal or broadcast */
 void ptb_tr_gate(const void *obj, const void *site);
 /* What the order follows: each thread's creation (before it can run),
  * start, end (or failed creation), waits (kind, object, time, outcome),

@@ -4,13 +4,15 @@
  * measures it and `ptbench predict --corun FILE` applies it: JSON of
  * schema ptbench-corun/1,
  *   {"schema", "program", "argv", "sched", "pus", "rounds", "alone_cpu_s",
- *    "slowdown": [{"copies", "factor", "min", "max", "rounds"}, ...]}
+ *    "alone_drift", "slowdown": [{"copies", "factor", "min", "max", "rounds"}, ...]}
  * with copies ascending from 1 (factor 1): the CPU time of each of k
  * copies running at once over the CPU time of one alone (the median of the
  * rounds' factors, which "rounds" lists).  "sliced" (null where the lone
  * copy ran under the normal policy already) is the lone copy's CPU time
  * under the normal policy over under SCHED_FIFO, {"factor", "min", "max",
  * "rounds"}: what the time slices among its threads cost it on one PU.
+ * "alone_drift" (one a round: the second lone run's CPU time over the
+ * first's) is for the reader; predict does not use it.
  */
 #ifndef PTB_CLI_CORUN_FILE_H
 #define PTB_CLI_CORUN_FILE_H
