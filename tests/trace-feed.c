@@ -12,14 +12,26 @@
  * if not, the main thread fills the queue first, and whichever worker
  * gets the lock takes the jobs it finds there one after another (14 jobs
  * by 8 workers were recorded as 0, 1, 1, 1, 2, 3, 3 and 3, or as 0, 0,
- * 0, 0, 2, 4, 4 and 4: the shares vary from one recording to the next).  It prints the CPU time of one job
- * (the median) and how many jobs each worker did.
+ * 0, 0, 2, 4, 4 and 4: the shares vary from one recording to the
+ * next).  It prints the CPU time of one job (the median) and how many
+ * jobs each worker did.
+ *
+ * `idle`: 4 workers wait on the queue; one signal wakes one, which
+ * leaves, and the other 3 stay asleep while the main thread locks and
+ * unlocks the queue's lock UNLOCKS times beside a thread that works in
+ * steps of 20 us with a sched_yield between (so that a needless yield of
+ * the recorder finds a thread to run, and is recorded).  A recording must
+ * not yield at each of those unlocks for waiters no signal woke.
  *
  *   trace-feed THREADS JOBS WORK-ITERATIONS
+ *   trace-feed idle UNLOCKS
  */
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "trace-work.h"
@@ -79,6 +91,51 @@ static void put(void)
 	pthread_mutex_unlock(&queue_lock);
 }
 
+static atomic_int stepping = 1;
+
+/* Work in steps of 20 us of CPU time, yielding between them. */
+static void *step(void *arg)
+{
+	while (atomic_load(&stepping)) {
+		work_for_ns(20000);
+		sched_yield();
+	}
+	return arg;
+}
+
+/* The `idle` case: one of 4 waiters woken, then `unlocks` lock/unlock
+ * pairs with the other 3 asleep. */
+static int idle(int unlocks)
+{
+	pthread_t th[4], stepper;
+	places = 4;
+	for (int i = 0; i < 4; i++)
+		if (pthread_create(&th[i], NULL, work, (void *)(long)i))
+			return fprintf(stderr, "trace-feed: cannot create a worker\n"), 1;
+	pthread_mutex_lock(&queue_lock);
+	while (waiting < 4)
+		pthread_cond_wait(&all_in, &queue_lock);
+	pthread_mutex_unlock(&queue_lock);
+	put();                           /* one job: one worker woken */
+	if (pthread_create(&stepper, NULL, step, NULL))
+		return fprintf(stderr, "trace-feed: cannot create a thread\n"), 1;
+	for (int i = 0; i < unlocks; i++) {
+		pthread_mutex_lock(&queue_lock);
+		pthread_mutex_unlock(&queue_lock);
+		work_spin(2000);
+	}
+	atomic_store(&stepping, 0);
+	pthread_join(stepper, NULL);
+	pthread_mutex_lock(&queue_lock);
+	finished = 1;
+	pthread_cond_broadcast(&not_empty);
+	pthread_mutex_unlock(&queue_lock);
+	for (int i = 0; i < 4; i++)
+		pthread_join(th[i], NULL);
+	printf("done_by %d %d %d %d\n", done_by[0], done_by[1], done_by[2], done_by[3]);
+	return 0;
+}
+
 static int cmp(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -87,8 +144,10 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+	if (argc == 3 && !strcmp(argv[1], "idle"))
+		return idle(atoi(argv[2]));
 	if (argc != 4)
-		return fprintf(stderr, "usage: trace-feed THREADS JOBS WORK\n"), 2;
+		return fprintf(stderr, "usage: trace-feed THREADS JOBS WORK | idle UNLOCKS\n"), 2;
 	int threads = atoi(argv[1]), jobs = atoi(argv[2]);
 	work_iters = atol(argv[3]);
 	if (threads < 1 || threads > MAX_THREADS || jobs < 1 || jobs > MAX_JOBS)

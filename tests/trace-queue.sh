@@ -94,4 +94,21 @@ for case in "queue 4 10" "queue 3 8" "pool 4 8" "feed 8 14"; do
 		within5 "$what, $T workers, $J jobs, $n CPUs" "$(predicted "$tmp/q.trace" $n)" "$(expected $n)"
 	done
 done
+
+# The feeder's rule must not make an unlock yield for waiters that no
+# signal woke: 2000 unlocks after one signal to 4 waiters, beside a thread
+# that works in 20 us steps and yields between them.  A needless yield
+# finds that thread ready and is 2 events more: the recording holds some
+# 5,000 events without them (2 an unlock, and the threads' own), and held
+# 10,120 when every unlock yielded.
+"$PTBENCH" record -o "$tmp/i.trace" -- "$TRACE_FEED" idle 2000 > "$tmp/i.out" 2> "$tmp/i.err"
+rc=$?
+check "record of 2000 unlocks beside 3 waiters no signal woke: exit 0 (got $rc)" test $rc -eq 0
+if [ "$(predicted "$tmp/i.trace" 1 recorded.sched)" != fifo ]; then
+	skip "SCHED_FIFO was not permitted: under the normal policy every release yields"
+else
+	ev=$(predicted "$tmp/i.trace" 1 recorded.events)
+	check "  no yield at each unlock for them: under 3 events an unlock (got $ev for 2000)" \
+		test "$ev" -lt 6000
+fi
 done_testing
