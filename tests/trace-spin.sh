@@ -98,7 +98,8 @@ record forkwork forkwork
 not_marked forkwork "a parent at work is not marked"
 
 # a spin that works 1 ms between looks at its flag, judged work at each
-# look (its code spans the program and the C library's clock): put behind
+# look (its code spans the program and the C library's formatting of
+# numbers, tests/trace-spin.c: busy_for_ns): put behind
 # all the same once judged work for long (60 s; here 3 s, a test's hook)
 export PTB_RECORD_TEST_LAST_MS=3000
 record spinwork spinwork
