@@ -27,9 +27,9 @@
  * The main thread's work in burst and spinwork is half the loop of
  * trace-work.h and half the C library's formatting of numbers, so that
  * the watch's samples of it span kilobytes of code.  The loop alone is a
- * few hundred bytes beside the C library's clock call, which held about
- * 1 % of its samples: a look of 100 ms finding none there once judged
- * the spin of spinwork a plain spin (CI, 2026-11-27).
+ * few hundred bytes, and the clock call beside it held 2.8 % of its
+ * samples: a look once judged the spin of spinwork a plain spin (CI,
+ * 2026-11-27; docs/design.md, section 12).
  */
 #include <fcntl.h>
 #include <pthread.h>
