@@ -308,7 +308,16 @@ int ptb_thread_spins(pid_t tid, int ms, int polls)
 		struct timespec ts = { ms / 1000, (ms % 1000) * 1000000l };
 		while (nanosleep(&ts, &ts) && errno == EINTR)
 			;
-		size_t half = polls ? (size_t)ms * 1000000u / SAMPLE_NS / 2 : 0;
+		/* Half the samples of the CPU time it had meanwhile, as many as
+		 * the ring holds: the sleep can outlast ms by far where the watch
+		 * shares the PU with other load (taskset -c 0 beside a loop: 998
+		 * ms, and a poll's 729 samples in user space were taken for work
+		 * against half of 100 ms's). */
+		uint64_t ran;
+		if (read(fd, &ran, sizeof ran) != (ssize_t)sizeof ran)
+			ran = (uint64_t)ms * 1000000u;
+		size_t all = (size_t)(ran / SAMPLE_NS);
+		size_t half = polls ? (all < RING_SAMPLES ? all : RING_SAMPLES) / 2 : 0;
 		static uint64_t ip[RING_SAMPLES];   /* (the watch's one thread) */
 		size_t n = ring_ips(m, (const char *)m + page, page * RING_PAGES, ip, RING_SAMPLES);
 		spins = ptb_samples_spin(ip, n, half);

@@ -33,10 +33,11 @@ int ptb_threads_sample_below(struct ptb_thread_time *out, size_t max);
 int ptb_thread_to_tail(pid_t tid);
 
 /* Whether thread tid spins: where its user code runs, sampled for ms
- * milliseconds of its CPU time (ptb_samples_spin) -- 1 it spins, 0 it
- * works (or is ending), -1 the system would not say (no perf events, or
- * not permitted, or too few samples).  With polls, a loop that spends
- * most of its time in system calls (a waitpid with WNOHANG) is one too. */
+ * milliseconds (at least: the caller's sleep) (ptb_samples_spin) -- 1 it
+ * spins, 0 it works (or is ending), -1 the system would not say (no perf
+ * events, or not permitted, or too few samples).  With polls, a loop that
+ * spends most of the CPU time it had meanwhile in system calls (a waitpid
+ * with WNOHANG) is one too. */
 int ptb_thread_spins(pid_t tid, int ms, int polls);
 
 /* The rule, on the addresses of n samples of a thread's user code taken
