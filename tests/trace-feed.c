@@ -136,12 +136,6 @@ static int idle(int unlocks)
 	return 0;
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "idle"))
@@ -171,10 +165,6 @@ int main(int argc, char **argv)
 	pthread_mutex_unlock(&queue_lock);
 	for (int i = 0; i < threads; i++)
 		pthread_join(th[i], NULL);
-	qsort(job_ns, (size_t)jobs, sizeof job_ns[0], cmp);
-	printf("job_ns %.0f done_by", job_ns[jobs / 2]);
-	for (int i = 0; i < threads; i++)
-		printf(" %d", done_by[i]);
-	printf("\n");
+	work_print_jobs(job_ns, jobs, done_by, threads);
 	return 0;
 }

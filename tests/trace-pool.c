@@ -105,12 +105,6 @@ static void tell(struct worker *w, int j)
 	pthread_mutex_unlock(&w->lock);
 }
 
-static int cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
 int main(int argc, char **argv)
 {
 	if (argc != 4)
@@ -129,10 +123,9 @@ int main(int argc, char **argv)
 		tell(&pool[i], -1);
 	for (int i = 0; i < started; i++)
 		pthread_join(pool[i].th, NULL);
-	qsort(job_ns, (size_t)jobs, sizeof job_ns[0], cmp);
-	printf("job_ns %.0f done_by", job_ns[jobs / 2]);
+	int done_by[MAX_THREADS];
 	for (int i = 0; i < started; i++)
-		printf(" %d", pool[i].done);
-	printf("\n");
+		done_by[i] = pool[i].done;
+	work_print_jobs(job_ns, jobs, done_by, started);
 	return 0;
 }

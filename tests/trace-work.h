@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The CPU work of the test programs of record and predict (tests/trace-*.c):
- * a loop the compiler cannot drop, and the thread's CPU clock that the
- * programs report their medians from.
+ * a loop the compiler cannot drop, the thread's CPU clock that the
+ * programs report their medians from, and the line the job programs print.
  */
 #ifndef PTB_TESTS_TRACE_WORK_H
 #define PTB_TESTS_TRACE_WORK_H
 
 #include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <time.h>
 
 static volatile double work_sink;
@@ -51,6 +53,23 @@ static inline void work_two_threads_50ms(void)
 		pthread_create(&t[i], NULL, work_50ms_thread, NULL);
 	for (int i = 0; i < 2; i++)
 		pthread_join(t[i], NULL);
+}
+
+static inline int work_cmp_ns(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* "job_ns MEDIAN done_by N ...": the median of the jobs' CPU times
+ * (job_ns, sorted here) and how many jobs each worker did. */
+static inline void work_print_jobs(double *job_ns, int jobs, const int *done_by, int workers)
+{
+	qsort(job_ns, (size_t)jobs, sizeof job_ns[0], work_cmp_ns);
+	printf("job_ns %.0f done_by", job_ns[jobs / 2]);
+	for (int i = 0; i < workers; i++)
+		printf(" %d", done_by[i]);
+	printf("\n");
 }
 
 #endif
