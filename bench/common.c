@@ -265,3 +265,15 @@ enum ptb_status ptb_yield_alternation(uint64_t switches, uint64_t yields,
 		 (unsigned long long)switches, (unsigned long long)yields);
 	return PTB_NA;
 }
+
+int ptb_bench_pus_shared(const int *pus, int n)
+{
+	int shared = 0;
+	for (int i = 0; i < n; i++)
+		for (int j = 0; j < i; j++)
+			if (pus[j] == pus[i]) {
+				shared++;
+				break;
+			}
+	return shared;
+}

@@ -44,6 +44,10 @@ void ptb_bench_unpin(struct ptb_point *p);
  * error.  ptb_bench_unpin undoes the binding. */
 int ptb_bench_place_group(struct ptb_point *p, const char *order, int n, int *pus);
 
+/* How many of n threads began on a PU that another of them began on
+ * (wake.placement's count of a release, pure for its unit test). */
+int ptb_bench_pus_shared(const int *pus, int n);
+
 /*
  * Mutex kinds, as variables of the mutex benchmarks: type (normal -- the
  * library's default mutex --, recursive, errorcheck, adaptive where the

@@ -38,6 +38,7 @@ PTB_BENCH(contention,       mutex_contention)
 PTB_BENCH(contention,       spin_contention)
 PTB_BENCH(contention,       rwlock_contention)
 PTB_BENCH(c2c,              c2c_pair)
+PTB_BENCH(wake_placement,   wake_placement)
 /* Extended (not in the default suite): the cache hierarchy, user-level
  * threads and cache-line sharing. */
 PTB_BENCH(cache_line,       cache_line)

@@ -416,7 +416,8 @@ int ptb_topology_pair_class(const struct ptb_topology *t, int a, int b)
 
 /* --- binding ----------------------------------------------------------- */
 
-int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen)
+int ptb_bind_self_set(const struct ptb_topology *t, const int *pus, int n, char *err,
+		      size_t errlen)
 {
 	hwloc_bitmap_t set;
 	char list[128];
@@ -427,13 +428,15 @@ int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen
 		return -1;
 	}
 	hwloc_bitmap_list_snprintf(list, sizeof list, t->allowed);
-	if (pu >= 0 && !hwloc_bitmap_isset(t->allowed, (unsigned)pu)) {
-		snprintf(err, errlen, "cannot bind to PU %d: this process may use PUs %s", pu, list);
-		return -1;
-	}
-	set = pu < 0 ? hwloc_bitmap_dup(t->allowed) : hwloc_bitmap_alloc();
-	if (pu >= 0)
-		hwloc_bitmap_only(set, (unsigned)pu);
+	for (int i = 0; i < n; i++)
+		if (pus[i] < 0 || !hwloc_bitmap_isset(t->allowed, (unsigned)pus[i])) {
+			snprintf(err, errlen, "cannot bind to PU %d: this process may use PUs %s",
+				 pus[i], list);
+			return -1;
+		}
+	set = n > 0 ? hwloc_bitmap_alloc() : hwloc_bitmap_dup(t->allowed);
+	for (int i = 0; i < n; i++)
+		hwloc_bitmap_set(set, (unsigned)pus[i]);
 	/* STRICT is refused by some systems that can still bind: retry without. */
 	rc = hwloc_set_cpubind(t->topo, set, HWLOC_CPUBIND_THREAD | HWLOC_CPUBIND_STRICT);
 	if (rc != 0)
@@ -444,6 +447,22 @@ int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen
 	}
 	hwloc_bitmap_free(set);
 	return rc == 0 ? 0 : -1;
+}
+
+int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen)
+{
+	return ptb_bind_self_set(t, &pu, pu >= 0, err, errlen);
+}
+
+int ptb_last_pu(const struct ptb_topology *t)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	int pu = -1;
+
+	if (set && hwloc_get_last_cpu_location(t->topo, set, HWLOC_CPUBIND_THREAD) == 0)
+		pu = hwloc_bitmap_first(set);
+	hwloc_bitmap_free(set);
+	return pu;
 }
 
 int ptb_binding_self(const struct ptb_topology *t, char *buf, size_t len)

@@ -88,6 +88,13 @@ int ptb_topology_pair_class(const struct ptb_topology *t, int a, int b);
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU
  * (pu < 0).  0, or -1 with err filled: binding failure is never silent. */
 int ptb_bind_self(const struct ptb_topology *t, int pu, char *err, size_t errlen);
+/* The same to the n PUs of pus, the scheduler choosing among them (n == 0:
+ * every allowed PU). */
+int ptb_bind_self_set(const struct ptb_topology *t, const int *pus, int n, char *err,
+		      size_t errlen);
+/* The PU the calling thread ran on last (a cheap read, for a benchmark's
+ * inner loop), or -1 when the system does not say. */
+int ptb_last_pu(const struct ptb_topology *t);
 /* The calling thread's current binding as a list ("0", "0-1"). */
 int ptb_binding_self(const struct ptb_topology *t, char *buf, size_t len);
 /* Whether a binding read back is what binding to `pu` asked for: that one

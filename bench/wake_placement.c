@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wake.placement: T threads released at once by a barrier, each then
+ * doing the same fixed CPU work, the pattern of a program's parallel
+ * phases.  On T idle PUs a release costs the barrier's wake-ups; but where
+ * the scheduler puts two of the woken threads on one PU, they share it
+ * until its load balancer moves one, and the phase takes up to twice its
+ * work.  `ptbench predict` assumes every woken thread finds a free PU, so
+ * this is what a prediction of such a program leaves out on this machine.
+ *
+ * The threads are bound to a group of T PUs (ptb_pus_in_order), either
+ * each to its own (bind=each: the ideal placement, for comparison) or all
+ * to the whole group (bind=set: the scheduler places them).  Each episode
+ * is a release (a barrier), the work (work_us of the thread's own CPU
+ * time, so that a thread sharing a PU takes longer by the wall clock), and
+ * a second barrier; the last thread to arrive at the second one counts
+ * the episode as stacked when two threads began their work on one PU.
+ * The figure is the episode's whole time, noted beside `work_ns`: what it
+ * has beyond the work is what the release and the placement cost.  (Not
+ * EPCC's difference from a reference run: the harness sizes a timing by
+ * its figure, and a difference of microseconds made every timing hold
+ * over a thousand episodes of a millisecond.)
+ * policy=fifo runs every thread under SCHED_FIFO (na where not permitted),
+ * whose wake-up path puts a woken thread on a PU running none.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/common.h"
+#include "platform/topology.h"
+
+struct worker {
+	_Alignas(64) int pu;            /* where this thread began its work, this episode */
+	struct wake_state *st;
+	char binding[64];               /* its binding read back after init */
+};
+
+struct wake_state {
+	int threads;
+	bool each, fifo;
+	double work_ns;
+	pthread_barrier_t release, done;
+	const struct ptb_topology *topo;
+	int group[PTB_MAX_CLIENTS + 1];
+	uint64_t episodes, stacked, unknown;   /* by each episode's last arrival */
+	char err[200];                         /* a client's failed binding or policy */
+	struct worker w[PTB_MAX_CLIENTS + 1];
+};
+
+static struct wake_state st;
+
+static double thread_cpu_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* Spins until this thread has had ns of CPU time. */
+static void work(double ns)
+{
+	volatile uint64_t x = 1;
+	double end = thread_cpu_ns() + ns;
+	do
+		for (int i = 0; i < 512; i++)
+			x = x * 6364136223846793005u + 1442695040888963407u;
+	while (thread_cpu_ns() < end);
+}
+
+static void count_episode(struct wake_state *s)
+{
+	int pus[PTB_MAX_CLIENTS + 1];
+	for (int i = 0; i < s->threads; i++) {
+		pus[i] = s->w[i].pu;
+		if (pus[i] < 0) {
+			s->unknown++;
+			return;
+		}
+	}
+	s->episodes++;
+	s->stacked += ptb_bench_pus_shared(pus, s->threads) > 0;
+}
+
+static void episodes(struct worker *w, uint64_t n)
+{
+	struct wake_state *s = w->st;
+	for (uint64_t i = 0; i < n; i++) {
+		pthread_barrier_wait(&s->release);
+		w->pu = ptb_last_pu(s->topo);
+		work(s->work_ns);
+		if (pthread_barrier_wait(&s->done) == PTHREAD_BARRIER_SERIAL_THREAD)
+			count_episode(s);
+	}
+}
+
+static int set_policy(bool fifo)
+{
+	struct sched_param sp = { .sched_priority = fifo ? sched_get_priority_min(SCHED_FIFO) : 0 };
+	return pthread_setschedparam(pthread_self(), fifo ? SCHED_FIFO : SCHED_OTHER, &sp);
+}
+
+/* A client binds itself to the group (bind=set) and takes the policy. */
+static void client_init(void *arg)
+{
+	struct worker *w = arg;
+	struct wake_state *s = w->st;
+	char err[160];
+	int rc;
+	if (!s->each && ptb_bind_self_set(s->topo, s->group, s->threads, err, sizeof err) < 0)
+		snprintf(s->err, sizeof s->err, "a thread's binding to its group: %s", err);
+	else if ((rc = set_policy(s->fifo)) != 0)
+		snprintf(s->err, sizeof s->err, "a thread's SCHED_FIFO: %s", strerror(rc));
+	ptb_binding_self(s->topo, w->binding, sizeof w->binding);
+}
+
+static void client_body(void *arg, uint64_t n)
+{
+	episodes(arg, n);
+}
+
+static const struct ptb_client_ops client_ops = { .init = client_init, .body = client_body };
+
+static void wake_free(void)
+{
+	pthread_barrier_destroy(&st.release);
+	pthread_barrier_destroy(&st.done);
+}
+
+/* The main thread: its own PU or the group, and the policy. */
+static int place_main(struct ptb_point *p)
+{
+	char err[160];
+	int rc;
+	if (!st.each) {
+		if (ptb_bind_self_set(st.topo, st.group, st.threads, err, sizeof err) < 0) {
+			ptb_point_error(p, "binding the main thread to its group: %s", err);
+			return -1;
+		}
+		ptb_binding_self(st.topo, p->binding_main, sizeof p->binding_main);
+	}
+	if ((rc = set_policy(st.fifo)) != 0) {
+		if (rc == EPERM)
+			ptb_point_na(p, "SCHED_FIFO is not permitted to this process");
+		else
+			ptb_point_error(p, "SCHED_FIFO: %s", strerror(rc));
+		return -1;
+	}
+	return 0;
+}
+
+static int wake_setup(struct ptb_point *p)
+{
+	int n = (int)ptb_point_long(p, "threads");
+
+	memset(&st, 0, sizeof st);
+	if (ptb_bench_place_group(p, "spread", n, st.group) < 0)
+		return -1;
+	st.threads = n;
+	st.each = strcmp(ptb_point_str(p, "bind"), "each") == 0;
+	st.fifo = strcmp(ptb_point_str(p, "policy"), "fifo") == 0;
+	st.work_ns = (double)ptb_point_long(p, "work_us") * 1e3;
+	st.topo = p->sys->topo;
+	if (place_main(p) < 0) {
+		set_policy(false);
+		ptb_bench_unpin(p);
+		return -1;
+	}
+	pthread_barrier_init(&st.release, NULL, (unsigned)n);
+	pthread_barrier_init(&st.done, NULL, (unsigned)n);
+	for (int i = 0; i < n; i++)
+		st.w[i].st = &st;
+	p->state = &st;
+	for (int i = 1; i < n; i++)
+		if (ptb_client_start_on(p, st.each ? st.group[i] : -1, &client_ops, &st.w[i]) < 0 ||
+		    (st.err[0] && (ptb_point_error(p, "%s", st.err), 1))) {
+			/* the harness cancels the clients, which wait outside the barriers */
+			wake_free();
+			set_policy(false);
+			ptb_bench_unpin(p);
+			return -1;
+		} else if (p->nclient_bindings > 0) {
+			/* the harness read back the binding before init narrowed it */
+			snprintf(p->binding_client[p->nclient_bindings - 1],
+				 sizeof p->binding_client[0], "%s", st.w[i].binding);
+		}
+	return 0;
+}
+
+static void wake_run(struct ptb_point *p, uint64_t n)
+{
+	episodes(&((struct wake_state *)p->state)->w[0], n);
+}
+
+/* Untimed.  Threads bound one to a PU cannot begin on one PU: if they
+ * did, the PUs read back are wrong, and so is every stacked count. */
+static void wake_check(struct ptb_point *p, uint64_t n)
+{
+	struct wake_state *s = p->state;
+	(void)n;
+	if (s->episodes)
+		ptb_point_note(p, "stacked_share", (double)s->stacked / (double)s->episodes);
+	if (s->unknown)
+		ptb_point_note(p, "episodes_pu_unknown", (double)s->unknown);
+	ptb_point_note(p, "work_ns", s->work_ns);
+	if (s->each && s->stacked)
+		ptb_point_error(p, "threads bound each to a PU of their own began %llu of %llu "
+				"episodes two on one PU", (unsigned long long)s->stacked,
+				(unsigned long long)s->episodes);
+}
+
+static void wake_teardown(struct ptb_point *p)
+{
+	wake_free();
+	set_policy(false);
+	ptb_bench_unpin(p);
+}
+
+static const struct ptb_param wake_params[] = {
+	{ "threads", NULL, "2,4,8,16,32,64,128,256", 2, PTB_MAX_CLIENTS + 1,
+	  "threads released at once, on as many PUs (one per core first; na beyond the allowed PUs)", 0 },
+	{ "bind", "set,each", "set,each", 0, 0,
+	  "set: every thread may run on any PU of the group, the scheduler places them; "
+	  "each: one thread per PU", 0 },
+	{ "policy", "other,fifo", "other", 0, 0,
+	  "other: the normal policy; fifo: SCHED_FIFO (na where not permitted)", 0 },
+	{ "work_us", NULL, "1000", 10, 100000,
+	  "each thread's CPU work per episode, in microseconds", 0 },
+	{ 0 }
+};
+
+static const struct ptb_row_rule wake_rows[] = {
+	/* match                               group                                         label         footnote */
+	{ "bind=set policy=other threads=*",  "Released together, placed by the scheduler", "%s threads",
+	  "T threads woken at once on a group of T PUs, each then doing work_us of CPU work: the episode's "
+	  "time, of which the work is work_us" },
+	{ "bind=each policy=other threads=*", "Released together, one per PU",              "%s threads", NULL },
+	{ "bind=set policy=fifo threads=*",   "Released together, placed, SCHED_FIFO",       "%s threads", NULL },
+	{ "bind=each policy=fifo threads=*",  "Released together, one per PU, SCHED_FIFO",   "%s threads", NULL },
+	{ NULL }
+};
+
+const struct ptb_bench ptb_bench_wake_placement = {
+	.name = "wake.placement",
+	.summary = "T threads released at once to equal work: the time the scheduler's placement adds",
+	.per = "episode",
+	.ops_per_iter = 1,
+	.params = wake_params,
+	.setup = wake_setup,
+	.run = wake_run,
+	.check = wake_check,
+	.teardown = wake_teardown,
+	.target_s = 0.05,
+	.plausible_ns = { 1e4, 1e9 },   /* the least work .. a second of sharing a PU */
+	.suite = PTB_SUITE_EXTENDED,
+	.section = PTB_SECTION_EXTRA,
+	.rows = wake_rows,
+};

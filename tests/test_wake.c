@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wake.placement's mechanism: the count of threads that began on a PU
+ * another began on (exact, on made-up PU lists), then the benchmark driven
+ * as the harness drives a point, on the live machine where two PUs are
+ * allowed.  Threads bound one to a PU must never count as stacked (an
+ * exact 0: a wrong PU read back would count); threads bound to the group
+ * read their binding back as the group; every episode takes at least its
+ * work of CPU time by the wall clock; more threads than PUs is na.  No
+ * figure is judged against a speed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench/common.h"
+#include "machine/system.h"
+#include "ptbench.h"
+#include "tap.h"
+
+static double note(const struct ptb_point *p, const char *key)
+{
+	for (int i = 0; i < p->nnotes; i++)
+		if (!strcmp(p->note_key[i], key))
+			return p->note_val[i];
+	return -1;
+}
+
+static void shared_counts(void)
+{
+	static const struct { int pus[6], n, want; } cases[] = {
+		{ { 0, 1, 2, 3 }, 4, 0 }, { { 0, 0, 1, 1 }, 4, 2 }, { { 3, 3, 3 }, 3, 2 },
+		{ { 5 }, 1, 0 },          { { 2, 7, 2, 9, 7, 2 }, 6, 3 }, { { 0 }, 0, 0 },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int got = ptb_bench_pus_shared(cases[i].pus, cases[i].n);
+		tap_ok(got == cases[i].want, "case %zu: %d threads on a PU another began on (want %d)",
+		       i, got, cases[i].want);
+	}
+}
+
+static double now_ns(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec * 1e9 + (double)t.tv_nsec;
+}
+
+/* Three timings of n episodes of 200 us of work; the wall time of each. */
+static void drive(const struct ptb_system *sys, const char *bind, const char *policy)
+{
+	const struct ptb_bench *b = ptb_bench_find("wake.placement");
+	struct ptb_point p = { .bench = b, .sys = sys, .pu_main = -1, .pu_client = -1,
+			       .value = { "2", bind, policy, "200" } };
+	int rc = b->setup(&p);
+	if (rc < 0 && p.verdict == PTB_NA && !strcmp(policy, "fifo")) {
+		tap_ok(strstr(p.reason, "SCHED_FIFO") && p.nclients == 0,
+		       "bind=%s policy=fifo: na (%s), no client left", bind, p.reason);
+		return;
+	}
+	if (!tap_ok(rc == 0, "bind=%s policy=%s: setup (%s)", bind, policy, p.reason))
+		return;
+	double least = 1e30;
+	for (uint64_t n = 20; n <= 80; n *= 2) {
+		double t0 = now_ns();
+		ptb_clients_release(&p, n);
+		b->run(&p, n);
+		ptb_clients_wait(&p);
+		double per = (now_ns() - t0) / (double)n;
+		if (per < least)
+			least = per;
+		b->check(&p, n);
+	}
+	ptb_clients_cancel(&p);
+	b->teardown(&p);
+	double share = note(&p, "stacked_share");
+	tap_ok(p.verdict == PTB_OK && note(&p, "work_ns") == 200e3 && least >= 200e3,
+	       "bind=%s policy=%s: each episode took its 200 us of work or more (least %.0f ns; %s)",
+	       bind, policy, least, p.reason);
+	if (!strcmp(bind, "each"))
+		tap_ok(share == 0 && p.nclient_bindings == 1 &&
+		       strcmp(p.binding_main, p.binding_client[0]),
+		       "bind=each policy=%s: no episode stacked (share %g), main on %s, client on %s",
+		       policy, share, p.binding_main, p.binding_client[0]);
+	else
+		tap_ok(share >= 0 && share <= 1 && p.nclient_bindings == 1 &&
+		       !strcmp(p.binding_main, p.binding_client[0]) && strpbrk(p.binding_main, "-,"),
+		       "bind=set policy=%s: both bound to the group %s (client %s), stacked share %g",
+		       policy, p.binding_main, p.binding_client[0], share);
+	printf("# bind=%s policy=%s: stacked share %g, least %.0f ns per episode\n", bind, policy,
+	       share, least);
+}
+
+int main(void)
+{
+	struct ptb_system sys;
+	char err[256], too_many[16];
+	shared_counts();
+	if (ptb_system_init(&sys, err, sizeof err) < 0) {
+		printf("# the live machine's part skipped: %s\n", err);
+		tap_done();
+		return tap_exit();
+	}
+	if (sys.counts.pus >= 2) {
+		drive(&sys, "each", "other");
+		drive(&sys, "set", "other");
+		drive(&sys, "set", "fifo");
+	} else {
+		printf("# one allowed PU: no two threads to release\n");
+	}
+	const struct ptb_bench *b = ptb_bench_find("wake.placement");
+	snprintf(too_many, sizeof too_many, "%d", sys.counts.pus + 1);
+	struct ptb_point p = { .bench = b, .sys = &sys, .pu_main = -1, .pu_client = -1,
+			       .value = { too_many, "set", "other", "200" } };
+	tap_ok(b->setup(&p) == -1 && p.verdict == PTB_NA && strstr(p.reason, "needs") &&
+	       p.nclients == 0, "threads=%s: na (%s), no client left", too_many, p.reason);
+	ptb_system_fini(&sys);
+	tap_done();
+	return tap_exit();
+}
