@@ -70,6 +70,7 @@ struct sim {
 	int *work;           /* threads whose burst ended: their operation is due */
 	size_t nwork;
 	uint64_t ops, forced, remote_wakes;
+	uint64_t group_releases, group_woken;   /* see struct ptb_sim_result */
 	double shared_ns;    /* time with more runnable threads than CPUs */
 	double excess_ns;    /* its integral of runnable threads less CPUs */
 	double busy_ns;      /* the integral of min(runnable, CPUs) */

@@ -122,6 +122,26 @@ static int wake_first(struct sim *s, struct sobj *ob, int by)
 	return ptb_sim_wake(s, t, by) < 0 ? -1 : 1;
 }
 
+/* A release that woke `woke` threads at once. */
+static void count_group(struct sim *s, int woke)
+{
+	if (woke >= 2)
+		s->group_releases++, s->group_woken += (uint64_t)woke;
+}
+
+/* The last arrival `by` releases every thread waiting at a barrier. */
+static int bar_open(struct sim *s, struct sobj *ob, int by)
+{
+	int woke = 0;
+	while (ob->head >= 0) {
+		if (wake_first(s, ob, by) < 0)
+			return -1;
+		woke++;
+	}
+	count_group(s, woke);
+	return 0;
+}
+
 static uint64_t cond_entry(struct sim *s, int t)
 {
 	return s->th[t].state == TS_BLOCKED ? s->o->th[t].op[s->th[t].pc].arg : 0;
@@ -174,7 +194,7 @@ static int cond_send(struct sim *s, struct sobj *ob, int by, uint64_t q, int all
 			unlink_waiter(s, ob, prev, t);
 			if (ptb_sim_wake(s, t, by) < 0)
 				return -1;
-			woke = 1;
+			woke++;
 			if (!all)
 				return 0;
 		} else {
@@ -182,6 +202,8 @@ static int cond_send(struct sim *s, struct sobj *ob, int by, uint64_t q, int all
 		}
 		t = nx;
 	}
+	if (all)
+		count_group(s, woke);
 	if (all && q > ob->bcast)
 		ob->bcast = q;
 	else if (!woke && !all)                  /* kept for a waiter the replay makes late */
@@ -355,10 +377,7 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 		if (ob->value <= 0 || ++ob->arrived < ob->value)
 			return ob->value <= 0 ? 0 : (ptb_sim_enqueue(s, o, t), 1);
 		ob->arrived = 0;                  /* the last arrival opens it */
-		while (ob->head >= 0)
-			if (wake_first(s, ob, t) < 0)
-				return -1;
-		return 0;
+		return bar_open(s, ob, t);
 	case PTB_OP_SEM_INIT:
 		return ob->value = (int64_t)op->arg, 0;
 	case PTB_OP_SEM_WAIT:

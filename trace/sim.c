@@ -342,6 +342,7 @@ int ptb_sim_run(const struct ptb_ops *o, int cpus, const struct ptb_sim_costs *c
 	if (rc == 1) {
 		r->cpus = cpus, r->wall_ns = s.now, r->cpu_ns = o->cpu_ns;
 		r->ops = s.ops, r->forced = s.forced, r->remote_wakes = s.remote_wakes;
+		r->group_releases = s.group_releases, r->group_woken = s.group_woken;
 		r->shared_ns = s.shared_ns;
 		r->excess_ns = s.excess_ns;
 		r->busy_ns = s.busy_ns;

@@ -36,6 +36,10 @@ struct ptb_sim_result {
 	uint64_t ops;            /* operations replayed */
 	uint64_t forced;         /* waits released because nothing else could run */
 	uint64_t remote_wakes;   /* wake-ups onto an idle CPU charged to their wakers */
+	/* Releases that woke two threads or more at once (a barrier opening, a
+	 * broadcast), and the threads they woke: each is replayed as if it
+	 * went to a free CPU at once, which a scheduler may not do. */
+	uint64_t group_releases, group_woken;
 	double shared_ns;        /* wall time with more threads able to run than CPUs */
 	double excess_ns;        /* the integral over it of those threads less the CPUs */
 	int nlimits;

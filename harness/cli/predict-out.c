@@ -129,11 +129,13 @@ int ptb_predict_print_json(const struct ptb_trace *t, const struct ptb_sim_resul
 {
 	json_t *preds = json_array();
 	for (int i = 0; i < n; i++)
-		preds = append(preds, json_pack("{s:i, s:f, s:f, s:f, s:I, s:f}", "cpus",
+		preds = append(preds, json_pack("{s:i, s:f, s:f, s:f, s:I, s:f, s:{s:I, s:I}}", "cpus",
 			r[i].cpus, "wall_s", r[i].wall_ns * 1e-9, "speedup", base / r[i].wall_ns,
 			"utilization", r[i].busy_ns / (r[i].wall_ns * r[i].cpus),
 			"remote_wakes", (json_int_t)r[i].remote_wakes,
-			"shared_share", r[i].shared_ns / r[i].wall_ns));
+			"shared_share", r[i].shared_ns / r[i].wall_ns, "released_together",
+			"releases", (json_int_t)r[i].group_releases,
+			"threads", (json_int_t)r[i].group_woken));
 	json_t *doc = json_pack("{s:s, s:s, s:{s:i, s:f, s:f, s:I, s:I, s:s, s:b, s:b, s:f, s:f, s:I}, s:o, "
 				"s:o, s:{s:f, s:s, s:f, s:s}, "
 				"s:o, s:o}",
@@ -315,6 +317,22 @@ static void print_shared(const struct ptb_sim_result *r, int n, const struct ptb
 		       "ptbench corun measured them under SCHED_FIFO\n");
 }
 
+/* Releases that woke several threads at once, each replayed as if it went
+ * to a free CPU at once: a scheduler that puts two on one CPU makes such a
+ * phase longer (docs/design.md, "Woken together, placed together"). */
+static void print_groups(const struct ptb_sim_result *r, int n)
+{
+	const struct ptb_sim_result *last = &r[n - 1];
+	if (last->cpus < 2 || last->group_releases < PTB_PREDICT_GROUP_NOTE)
+		return;
+	printf("\nnote: at %d CPUs, %llu releases (barriers opening, broadcasts) woke %llu threads,"
+	       " 2 or more\n      at once, each replayed as if it found a free CPU at once; where the"
+	       " scheduler\n      puts two on one CPU, they share it until it moves one (barrier "
+	       "phases of 27 ms\n      on a 16-vCPU guest took 1.22-1.40 times as long); "
+	       "`ptbench run -b wake.placement`\n      measures it on a machine\n", last->cpus,
+	       (unsigned long long)last->group_releases, (unsigned long long)last->group_woken);
+}
+
 void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,
 			     double base, const struct ptb_predict_unseen *u,
 			     const struct ptb_predict_args *a)
@@ -372,4 +390,5 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		       "such a trace)\n", 100 * u->wake, (unsigned long long)u->wakes);
 	print_forced(r, n);
 	print_shared(r, n, a);
+	print_groups(r, n);
 }

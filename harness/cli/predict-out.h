@@ -46,6 +46,9 @@ struct ptb_predict_args {
  * able to run than CPUs for at least this share of its time (not 1 CPU,
  * the speed-ups' base, where any two busy threads have it). */
 #define PTB_PREDICT_SHARED_NOTE 0.10
+/* The text notes releases that woke several threads at once (barriers,
+ * broadcasts) from this many on, at the most CPUs predicted. */
+#define PTB_PREDICT_GROUP_NOTE 8
 
 /* Likewise for the share of time waiting on descriptors through which
  * threads may wake each other (eventfd, signalfd, epoll), which the
