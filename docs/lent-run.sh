@@ -30,6 +30,8 @@
 # 480 s on a 16-vCPU guest).
 # SECONDS (default 480) bounds the whole: the sittings start no round
 # past their share of it.
+# A lent machine's call brings back 8 files of OUT at most: give it a
+# folder of its own and pack that into one archive under OUT at the end.
 set -u
 case ${1:-} in
 inside) ;;
