@@ -2,7 +2,8 @@
 /*
  * Plateau and jump detection (stats/plateau.c) on synthetic curves: a
  * clean three-level hierarchy, the same with multiplicative noise and a
- * spike, a hierarchy with a level missing, a flat curve, and the first
+ * spike, a hierarchy with a level missing, one with two points of a level
+ * raised by a disturbance above the next level, a flat curve, and the first
  * jump of a stride curve with and without a later, smaller rise.
  */
 #include <math.h>
@@ -78,6 +79,36 @@ static void missing_level(void)
 	       "a missing L2: L1 gives way straight to the 15 ns level");
 }
 
+/* Two points inside L2 raised above L3 (a disturbed run): the latency
+ * cannot fall as the working set grows, so that plateau goes and the two
+ * halves of L2 it split are one level again. */
+static void raised(void)
+{
+	double x[N], y[N];
+	struct ptb_plateau p[8];
+	static const double lat[N] = { 1, 1, 1, 1, 4, 4, 40, 40, 4, 4, 15, 15, 15,
+				       90, 90, 90, 90, 90, 90 };
+	for (int i = 0; i < N; i++)
+		x[i] = 4096.0 * (1 << i), y[i] = lat[i];
+	int n = ptb_plateaus(x, y, N, 0.15, p, 8);
+	tap_ok(n == 4 && p[0].level == 1 && p[1].level == 4 && p[2].level == 15 && p[3].level == 90,
+	       "raised: four levels 1, 4, 15, 90 (got %d, the second %g)", n, n > 1 ? p[1].level : 0);
+	tap_ok(n == 4 && p[1].first == 4 && p[1].last == 9 && p[1].npoints == 4,
+	       "raised: L2 is its four points on both sides of the raised two");
+	bool rising = true;
+	for (int k = 0; k + 2 < n; k++)
+		rising &= p[k + 1].edge_x > p[k].edge_x && p[k + 1].level > p[k].level;
+	tap_ok(rising, "raised: edges and levels rise");
+	/* the raised pair at the end of L2: dropped, L2 keeps its first points */
+	static const double lat2[N] = { 1, 1, 1, 1, 4, 4, 4, 40, 40, 15, 15, 15, 15,
+					90, 90, 90, 90, 90, 90 };
+	for (int i = 0; i < N; i++)
+		y[i] = lat2[i];
+	n = ptb_plateaus(x, y, N, 0.15, p, 8);
+	tap_ok(n == 4 && p[1].level == 4 && p[1].last == 6 && p[2].level == 15,
+	       "raised before L3: levels 1, 4, 15, 90 (got %d)", n);
+}
+
 static void flat_and_short(void)
 {
 	double x[N], y[N];
@@ -114,6 +145,7 @@ int main(void)
 	clean();
 	noisy();
 	missing_level();
+	raised();
 	flat_and_short();
 	jumps();
 	tap_done();

@@ -86,12 +86,50 @@ static double crossing(const double *x, const double *y, int n, int a, double th
 	return NAN;
 }
 
+/* Removes plateau k of count (its points belong to none), and its segment
+ * id; returns the new count. */
+static int drop(struct ptb_plateau *out, int *ids, int count, int k, int *seg, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (seg[i] == ids[k])
+			seg[i] = -1;
+	memmove(out + k, out + k + 1, (size_t)(count - k - 1) * sizeof *out);
+	memmove(ids + k, ids + k + 1, (size_t)(count - k - 1) * sizeof *ids);
+	return count - 1;
+}
+
+/* A latency does not fall as the working set grows: a plateau above a
+ * later one was raised by a disturbance (another program on the PU, a
+ * preemption in each of its points) and is dropped, and its neighbours
+ * merge when alike.  Under `taskset -c 0` beside a make, such a plateau
+ * made a derived L3 faster than L2. */
+static int drop_raised(struct ptb_plateau *out, int *ids, int count, const double *y, int *seg,
+		       int n, double tol, double *work)
+{
+	for (int k = 1; k < count; k++) {
+		if (out[k].level >= out[k - 1].level)
+			continue;
+		count = drop(out, ids, count, k - 1, seg, n);
+		if (k >= 2 && within(out[k - 1].level, out[k - 2].level, tol)) {
+			for (int i = 0; i < n; i++)
+				seg[i] = seg[i] == ids[k - 1] ? ids[k - 2] : seg[i];
+			fill(&out[k - 2], y, seg, n, ids[k - 2], work);
+			memmove(out + k - 1, out + k, (size_t)(count - k) * sizeof *out);
+			memmove(ids + k - 1, ids + k, (size_t)(count - k) * sizeof *ids);
+			count--;
+		}
+		k = 0;                            /* from the start again */
+	}
+	return count;
+}
+
 int ptb_plateaus(const double *x, const double *y, int n, double tol,
 		 struct ptb_plateau *out, int max)
 {
 	int *seg = ptb_array_realloc(NULL, (size_t)(n > 0 ? n : 1), sizeof *seg), count = 0;
+	int *ids = ptb_array_realloc(NULL, (size_t)(n > 0 ? n : 1), sizeof *ids);
 	double *work = ptb_array_realloc(NULL, (size_t)(n > 0 ? n : 1), sizeof *work);
-	if (!seg || !work || n <= 0)
+	if (!seg || !ids || !work || n <= 0)
 		goto done;
 	for (int i = 0; i < n; i++)
 		seg[i] = -1;
@@ -109,14 +147,17 @@ int ptb_plateaus(const double *x, const double *y, int n, double tol,
 		}
 		if (count == max)
 			break;
+		ids[count] = id;
 		out[count++] = p;
 		prev = id;
 	}
+	count = drop_raised(out, ids, count, y, seg, n, tol, work);
 	for (int k = 0; k + 1 < count; k++)
 		out[k].edge_x = crossing(x, y, n, out[k].last,
 					 sqrt(out[k].level * out[k + 1].level));
 done:
 	free(seg);
+	free(ids);
 	free(work);
 	return count;
 }

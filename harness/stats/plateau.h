@@ -28,8 +28,10 @@ struct ptb_plateau {
  * inside is an outlier and skipped (also after the plateau's first point); otherwise a new segment starts.  A
  * segment needs two points to be a plateau (a lone point between two is a
  * transition: a working set partly in each level), and neighbouring
- * plateaus whose levels are within the tolerance are merged.  Points with
- * a NAN y are ignored.
+ * plateaus whose levels are within the tolerance are merged.  A latency
+ * does not fall as the working set grows, so a plateau above a later one
+ * was raised by a disturbance: it is dropped, and the plateaus on either
+ * side merge when alike.  Points with a NAN y are ignored.
  */
 int ptb_plateaus(const double *x, const double *y, int n, double tol,
 		 struct ptb_plateau *out, int max);
