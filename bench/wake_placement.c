@@ -31,7 +31,6 @@
 #include <time.h>
 
 #include "bench/common.h"
-#include "platform/topology.h"
 
 struct worker {
 	_Alignas(64) int pu;            /* where this thread began its work, this episode */
@@ -44,7 +43,8 @@ struct wake_state {
 	bool each, fifo;
 	double work_ns;
 	pthread_barrier_t release, done;
-	const struct ptb_topology *topo;
+	struct ptb_point *p;
+	bool bind_failed;                      /* a client's binding: the point is in error */
 	int group[PTB_MAX_CLIENTS + 1];
 	uint64_t episodes, stacked, unknown;   /* by each episode's last arrival */
 	char err[200];                         /* a client's failed binding or policy */
@@ -90,7 +90,7 @@ static void episodes(struct worker *w, uint64_t n)
 	struct wake_state *s = w->st;
 	for (uint64_t i = 0; i < n; i++) {
 		pthread_barrier_wait(&s->release);
-		w->pu = ptb_last_pu(s->topo);
+		w->pu = ptb_point_pu_now(s->p);
 		work(s->work_ns);
 		if (pthread_barrier_wait(&s->done) == PTHREAD_BARRIER_SERIAL_THREAD)
 			count_episode(s);
@@ -108,13 +108,13 @@ static void client_init(void *arg)
 {
 	struct worker *w = arg;
 	struct wake_state *s = w->st;
-	char err[160];
 	int rc;
-	if (!s->each && ptb_bind_self_set(s->topo, s->group, s->threads, err, sizeof err) < 0)
-		snprintf(s->err, sizeof s->err, "a thread's binding to its group: %s", err);
+	w->binding[0] = '\0';
+	if (!s->each && ptb_point_bind_group(s->p, s->group, s->threads, w->binding,
+					     sizeof w->binding) < 0)
+		s->bind_failed = true;
 	else if ((rc = set_policy(s->fifo)) != 0)
 		snprintf(s->err, sizeof s->err, "a thread's SCHED_FIFO: %s", strerror(rc));
-	ptb_binding_self(s->topo, w->binding, sizeof w->binding);
 }
 
 static void client_body(void *arg, uint64_t n)
@@ -133,15 +133,10 @@ static void wake_free(void)
 /* The main thread: its own PU or the group, and the policy. */
 static int place_main(struct ptb_point *p)
 {
-	char err[160];
 	int rc;
-	if (!st.each) {
-		if (ptb_bind_self_set(st.topo, st.group, st.threads, err, sizeof err) < 0) {
-			ptb_point_error(p, "binding the main thread to its group: %s", err);
-			return -1;
-		}
-		ptb_binding_self(st.topo, p->binding_main, sizeof p->binding_main);
-	}
+	if (!st.each && ptb_point_bind_group(p, st.group, st.threads, p->binding_main,
+					     sizeof p->binding_main) < 0)
+		return -1;
 	if ((rc = set_policy(st.fifo)) != 0) {
 		if (rc == EPERM)
 			ptb_point_na(p, "SCHED_FIFO is not permitted to this process");
@@ -163,7 +158,7 @@ static int wake_setup(struct ptb_point *p)
 	st.each = strcmp(ptb_point_str(p, "bind"), "each") == 0;
 	st.fifo = strcmp(ptb_point_str(p, "policy"), "fifo") == 0;
 	st.work_ns = (double)ptb_point_long(p, "work_us") * 1e3;
-	st.topo = p->sys->topo;
+	st.p = p;
 	if (place_main(p) < 0) {
 		set_policy(false);
 		ptb_bench_unpin(p);
@@ -176,13 +171,13 @@ static int wake_setup(struct ptb_point *p)
 	p->state = &st;
 	for (int i = 1; i < n; i++)
 		if (ptb_client_start_on(p, st.each ? st.group[i] : -1, &client_ops, &st.w[i]) < 0 ||
-		    (st.err[0] && (ptb_point_error(p, "%s", st.err), 1))) {
+		    st.bind_failed || (st.err[0] && (ptb_point_error(p, "%s", st.err), 1))) {
 			/* the harness cancels the clients, which wait outside the barriers */
 			wake_free();
 			set_policy(false);
 			ptb_bench_unpin(p);
 			return -1;
-		} else if (p->nclient_bindings > 0) {
+		} else if (!st.each && p->nclient_bindings > 0) {
 			/* the harness read back the binding before init narrowed it */
 			snprintf(p->binding_client[p->nclient_bindings - 1],
 				 sizeof p->binding_client[0], "%s", st.w[i].binding);
@@ -258,4 +253,5 @@ const struct ptb_bench ptb_bench_wake_placement = {
 	.suite = PTB_SUITE_EXTENDED,
 	.section = PTB_SECTION_EXTRA,
 	.rows = wake_rows,
+	.machine = { PTB_MACHINE_PLACEMENT, NULL, 0 },
 };

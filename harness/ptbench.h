@@ -156,9 +156,11 @@ struct ptb_levels_role {
  * of k copies of a loop running at once: `points` names the variable that
  * counts the copies and the one of the working set ("threads;size"); the
  * slowdown at k is the figure at k copies over the one at 1, per size.
+ * PTB_MACHINE_PLACEMENT charges nothing: it is the benchmark that the
+ * table of a prediction names for the threads a release woke together.
  */
 enum ptb_machine_cost { PTB_MACHINE_NONE, PTB_MACHINE_WAKE, PTB_MACHINE_HANDOFF,
-			PTB_MACHINE_CREATE, PTB_MACHINE_CORUN };
+			PTB_MACHINE_CREATE, PTB_MACHINE_CORUN, PTB_MACHINE_PLACEMENT };
 struct ptb_machine_role {
 	enum ptb_machine_cost cost;
 	const char *points;
@@ -338,6 +340,12 @@ int ptb_pu_pair_plan(const struct ptb_system *sys, struct ptb_pu_pair **out);
 /* Bind the calling thread to one PU (pu >= 0) or to every allowed PU and
  * read the binding back into buf; 0, or -1 with the point in error. */
 int ptb_point_bind_self(struct ptb_point *p, int pu, char *buf, size_t len);
+/* The same to the n PUs of pus, the scheduler choosing among them.  A
+ * client may call it from its init, while the harness waits for it. */
+int ptb_point_bind_group(struct ptb_point *p, const int *pus, int n, char *buf, size_t len);
+/* The PU the calling thread ran on last (cheap, for inner loops), or -1
+ * where the system does not say. */
+int ptb_point_pu_now(const struct ptb_point *p);
 /* Working-set memory, zeroed and touched, on huge pages where the system
  * offers them (platform/hugemem.h).  Notes `huge_pages` (the fraction the
  * kernel put on huge pages) on the point and, when not all of it, the text

@@ -83,14 +83,16 @@ done
 # Each phase opens the start barrier (the main thread, last, wakes the T
 # workers) and the end barrier (the last worker wakes the others and the
 # main thread): 2P releases of T threads at once, at any count of CPUs.
+rel=$((2 * P)) woken=$((2 * P * T))
 for i in 0 3; do
-	[ "$("$JGET" "$tmp/ph.json" predictions.$i.released_together.releases)" = $((2 * P)) ] &&
-		[ "$("$JGET" "$tmp/ph.json" predictions.$i.released_together.threads)" = $((2 * P * T)) ]
-	verdict "phases at $("$JGET" "$tmp/ph.json" predictions.$i.cpus) CPUs: $((2 * P)) releases woke $((2 * P * T)) threads together"
+	n=$("$JGET" "$tmp/ph.json" predictions.$i.cpus)
+	[ "$("$JGET" "$tmp/ph.json" predictions.$i.released_together.releases)" = $rel ] &&
+		[ "$("$JGET" "$tmp/ph.json" predictions.$i.released_together.threads)" = $woken ]
+	verdict "phases at $n CPUs: $rel releases woke $woken threads together"
 done
 "$PTBENCH" predict "$tmp/phases.trace" --cpus 1,8 > "$tmp/ph.txt"
 check "  and the table notes them at 8 CPUs" \
-	grep -q "^note: at 8 CPUs, $((2 * P)) releases (barriers opening, broadcasts) woke $((2 * P * T)) threads" "$tmp/ph.txt"
+	grep -q "^note: at 8 CPUs, $rel releases (barriers opening, broadcasts) woke $woken threads" "$tmp/ph.txt"
 
 # --- --machine: the made-up machine's costs (above)
 for n in 4 8; do

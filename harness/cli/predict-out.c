@@ -13,6 +13,7 @@
 #include "cli/error.h"
 #include "cli/machine-costs.h"
 #include "cli/predict-out.h"
+#include "ptbench.h"
 #include "text/text.h"
 #include "trace/ops.h"
 #include "trace/reader.h"
@@ -328,9 +329,14 @@ static void print_groups(const struct ptb_sim_result *r, int n)
 	printf("\nnote: at %d CPUs, %llu releases (barriers opening, broadcasts) woke %llu threads,"
 	       " 2 or more\n      at once, each replayed as if it found a free CPU at once; where the"
 	       " scheduler\n      puts two on one CPU, they share it until it moves one (barrier "
-	       "phases of 27 ms\n      on a 16-vCPU guest took 1.22-1.40 times as long); "
-	       "`ptbench run -b wake.placement`\n      measures it on a machine\n", last->cpus,
+	       "phases of 27 ms\n      on a 16-vCPU guest took 1.22-1.40 times as long)", last->cpus,
 	       (unsigned long long)last->group_releases, (unsigned long long)last->group_woken);
+	for (int i = 0; i < ptb_registry_count; i++)
+		if (ptb_registry[i]->machine.cost == PTB_MACHINE_PLACEMENT) {
+			printf(";\n      `ptbench run -b %s` measures it on a machine", ptb_registry[i]->name);
+			break;
+		}
+	putchar('\n');
 }
 
 void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_result *r, int n,

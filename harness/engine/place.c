@@ -27,6 +27,22 @@ int ptb_point_bind_self(struct ptb_point *p, int pu, char *buf, size_t len)
 	return 0;
 }
 
+int ptb_point_bind_group(struct ptb_point *p, const int *pus, int n, char *buf, size_t len)
+{
+	char err[256];
+	if (ptb_bind_self_set(p->sys->topo, pus, n, err, sizeof err) < 0) {
+		ptb_point_error(p, "binding a thread to a group of %d PUs: %s", n, err);
+		return -1;
+	}
+	ptb_binding_self(p->sys->topo, buf, len);
+	return 0;
+}
+
+int ptb_point_pu_now(const struct ptb_point *p)
+{
+	return ptb_last_pu(p->sys->topo);
+}
+
 int ptb_point_place(struct ptb_point *p)
 {
 	const char *placement = ptb_point_str(p, "placement");
