@@ -266,14 +266,9 @@ enum ptb_status ptb_yield_alternation(uint64_t switches, uint64_t yields,
 	return PTB_NA;
 }
 
-int ptb_bench_pus_shared(const int *pus, int n)
+bool ptb_bench_pu_taken(struct ptb_pu_stamp *stamps, int pu, uint64_t episode)
 {
-	int shared = 0;
-	for (int i = 0; i < n; i++)
-		for (int j = 0; j < i; j++)
-			if (pus[j] == pus[i]) {
-				shared++;
-				break;
-			}
-	return shared;
+	/* relaxed: the barriers around an episode order everything else */
+	return atomic_exchange_explicit(&stamps[pu].episode, episode, memory_order_relaxed) ==
+	       episode;
 }

@@ -44,9 +44,15 @@ void ptb_bench_unpin(struct ptb_point *p);
  * error.  ptb_bench_unpin undoes the binding. */
 int ptb_bench_place_group(struct ptb_point *p, const char *order, int n, int *pus);
 
-/* How many of n threads began on a PU that another of them began on
- * (wake.placement's count of a release, pure for its unit test). */
-int ptb_bench_pus_shared(const int *pus, int n);
+/* wake.placement's count of a release, O(1) per thread on the timed path:
+ * each thread stamps the PU it began on (an OS number below npu) with the
+ * episode's number, one cache line per PU; true when a stamp of this
+ * episode was there already, another thread having begun on that PU.
+ * Episodes are numbered from 1 (a zeroed stamp is none). */
+struct ptb_pu_stamp {
+	_Alignas(64) _Atomic uint64_t episode;
+};
+bool ptb_bench_pu_taken(struct ptb_pu_stamp *stamps, int pu, uint64_t episode);
 
 /*
  * Mutex kinds, as variables of the mutex benchmarks: type (normal -- the

@@ -13,8 +13,10 @@
  * to the whole group (bind=set: the scheduler places them).  Each episode
  * is a release (a barrier), the work (work_us of the thread's own CPU
  * time, so that a thread sharing a PU takes longer by the wall clock), and
- * a second barrier; the last thread to arrive at the second one counts
- * the episode as stacked when two threads began their work on one PU.
+ * a second barrier.  Each thread stamps the PU it began on with the
+ * episode's number (ptb_bench_pu_taken, O(1) on the timed path); the one
+ * thread the second barrier makes serial counts the episode as stacked
+ * when a thread found its PU stamped already.
  * The figure is the episode's whole time, noted beside `work_ns`: what it
  * has beyond the work is what the release and the placement cost.  (Not
  * EPCC's difference from a reference run: the harness sizes a timing by
@@ -27,13 +29,14 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "bench/common.h"
 
 struct worker {
-	_Alignas(64) int pu;            /* where this thread began its work, this episode */
+	_Alignas(64) uint64_t episode;  /* this thread's count of episodes, from 1 */
 	struct wake_state *st;
 	char binding[64];               /* its binding read back after init */
 };
@@ -46,7 +49,10 @@ struct wake_state {
 	struct ptb_point *p;
 	bool bind_failed;                      /* a client's binding: the point is in error */
 	int group[PTB_MAX_CLIENTS + 1];
-	uint64_t episodes, stacked, unknown;   /* by each episode's last arrival */
+	struct ptb_pu_stamp *stamps;           /* one per PU number below npu */
+	int npu;
+	_Atomic uint64_t stacked_in, unknown_in;   /* the latest episode stacked; with a PU unknown */
+	uint64_t episodes, stacked, unknown;   /* by each episode's serial thread */
 	char err[200];                         /* a client's failed binding or policy */
 	struct worker w[PTB_MAX_CLIENTS + 1];
 };
@@ -71,29 +77,37 @@ static void work(double ns)
 	while (thread_cpu_ns() < end);
 }
 
-static void count_episode(struct wake_state *s)
+/* Where this thread begins the episode's work, stamped (see common.h). */
+static void stamp(struct wake_state *s, uint64_t ep)
 {
-	int pus[PTB_MAX_CLIENTS + 1];
-	for (int i = 0; i < s->threads; i++) {
-		pus[i] = s->w[i].pu;
-		if (pus[i] < 0) {
-			s->unknown++;
-			return;
-		}
+	int pu = ptb_point_pu_now(s->p);
+	if (pu < 0 || pu >= s->npu)
+		atomic_store_explicit(&s->unknown_in, ep, memory_order_relaxed);
+	else if (ptb_bench_pu_taken(s->stamps, pu, ep))
+		atomic_store_explicit(&s->stacked_in, ep, memory_order_relaxed);
+}
+
+/* By the one thread the second barrier makes serial, after every stamp. */
+static void count_episode(struct wake_state *s, uint64_t ep)
+{
+	if (atomic_load_explicit(&s->unknown_in, memory_order_relaxed) == ep) {
+		s->unknown++;
+		return;
 	}
 	s->episodes++;
-	s->stacked += ptb_bench_pus_shared(pus, s->threads) > 0;
+	s->stacked += atomic_load_explicit(&s->stacked_in, memory_order_relaxed) == ep;
 }
 
 static void episodes(struct worker *w, uint64_t n)
 {
 	struct wake_state *s = w->st;
 	for (uint64_t i = 0; i < n; i++) {
+		uint64_t ep = ++w->episode;
 		pthread_barrier_wait(&s->release);
-		w->pu = ptb_point_pu_now(s->p);
+		stamp(s, ep);
 		work(s->work_ns);
 		if (pthread_barrier_wait(&s->done) == PTHREAD_BARRIER_SERIAL_THREAD)
-			count_episode(s);
+			count_episode(s, ep);
 	}
 }
 
@@ -128,6 +142,24 @@ static void wake_free(void)
 {
 	pthread_barrier_destroy(&st.release);
 	pthread_barrier_destroy(&st.done);
+	free(st.stamps);
+	st.stamps = NULL;
+}
+
+/* A stamp for every PU number of the group. */
+static int stamps_new(struct ptb_point *p)
+{
+	st.npu = 0;
+	for (int i = 0; i < st.threads; i++)
+		if (st.group[i] + 1 > st.npu)
+			st.npu = st.group[i] + 1;
+	st.stamps = aligned_alloc(64, (size_t)st.npu * sizeof *st.stamps);
+	if (!st.stamps) {
+		ptb_point_error(p, "no memory for %d PUs' stamps", st.npu);
+		return -1;
+	}
+	memset(st.stamps, 0, (size_t)st.npu * sizeof *st.stamps);
+	return 0;
 }
 
 /* The main thread: its own PU or the group, and the policy. */
@@ -138,8 +170,10 @@ static int place_main(struct ptb_point *p)
 					     sizeof p->binding_main) < 0)
 		return -1;
 	if ((rc = set_policy(st.fifo)) != 0) {
-		if (rc == EPERM)
-			ptb_point_na(p, "SCHED_FIFO is not permitted to this process");
+		/* EPERM: not permitted; EINVAL, ENOSYS, ENOTSUP: a sandbox's kernel
+		 * without the policy */
+		if (rc == EPERM || rc == EINVAL || rc == ENOSYS || rc == ENOTSUP)
+			ptb_point_na(p, "SCHED_FIFO refused: %s", strerror(rc));
 		else
 			ptb_point_error(p, "SCHED_FIFO: %s", strerror(rc));
 		return -1;
@@ -159,7 +193,7 @@ static int wake_setup(struct ptb_point *p)
 	st.fifo = strcmp(ptb_point_str(p, "policy"), "fifo") == 0;
 	st.work_ns = (double)ptb_point_long(p, "work_us") * 1e3;
 	st.p = p;
-	if (place_main(p) < 0) {
+	if (place_main(p) < 0 || stamps_new(p) < 0) {
 		set_policy(false);
 		ptb_bench_unpin(p);
 		return -1;

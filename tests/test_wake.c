@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wake.placement's mechanism: the count of threads that began on a PU
- * another began on (exact, on made-up PU lists), then the benchmark driven
+ * wake.placement's mechanism: the stamps by which a thread finds that
+ * another began on its PU (exact, on made-up PU lists), then the benchmark driven
  * as the harness drives a point, on the live machine where two PUs are
  * allowed.  Threads bound one to a PU must never count as stacked (an
  * exact 0: a wrong PU read back would count); threads bound to the group
@@ -27,16 +27,21 @@ static double note(const struct ptb_point *p, const char *key)
 	return -1;
 }
 
-static void shared_counts(void)
+/* Episodes of made-up PUs through the stamps: how many threads of each
+ * found their PU taken; stamps of an earlier episode do not count. */
+static void stamps(void)
 {
-	static const struct { int pus[6], n, want; } cases[] = {
+	static const struct { int pus[6], n, want; } ep[] = {
 		{ { 0, 1, 2, 3 }, 4, 0 }, { { 0, 0, 1, 1 }, 4, 2 }, { { 3, 3, 3 }, 3, 2 },
-		{ { 5 }, 1, 0 },          { { 2, 7, 2, 9, 7, 2 }, 6, 3 }, { { 0 }, 0, 0 },
+		{ { 0, 1, 2, 3 }, 4, 0 }, { { 2, 7, 2, 9, 7, 2 }, 6, 3 }, { { 5 }, 1, 0 },
 	};
-	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-		int got = ptb_bench_pus_shared(cases[i].pus, cases[i].n);
-		tap_ok(got == cases[i].want, "case %zu: %d threads on a PU another began on (want %d)",
-		       i, got, cases[i].want);
+	static struct ptb_pu_stamp st[10];
+	for (size_t e = 0; e < sizeof ep / sizeof ep[0]; e++) {
+		int taken = 0;
+		for (int i = 0; i < ep[e].n; i++)
+			taken += ptb_bench_pu_taken(st, ep[e].pus[i], e + 1);
+		tap_ok(taken == ep[e].want, "episode %zu: %d threads found their PU taken (want %d)",
+		       e + 1, taken, ep[e].want);
 	}
 }
 
@@ -96,7 +101,7 @@ int main(void)
 {
 	struct ptb_system sys;
 	char err[256], too_many[16];
-	shared_counts();
+	stamps();
 	if (ptb_system_init(&sys, err, sizeof err) < 0) {
 		printf("# the live machine's part skipped: %s\n", err);
 		tap_done();

@@ -36,9 +36,11 @@ struct ptb_sim_result {
 	uint64_t ops;            /* operations replayed */
 	uint64_t forced;         /* waits released because nothing else could run */
 	uint64_t remote_wakes;   /* wake-ups onto an idle CPU charged to their wakers */
-	/* Releases that woke two threads or more at once (a barrier opening, a
-	 * broadcast), and the threads they woke: each is replayed as if it
-	 * went to a free CPU at once, which a scheduler may not do. */
+	/* Barriers opening and broadcasts that woke two threads or more at
+	 * once, and the threads they woke: the phases of a program, each
+	 * replayed as if every thread went to a free CPU at once, which a
+	 * scheduler may not do.  (Not counted: a rwlock's readers let in
+	 * together, a channel's readers, the joiners of one exit.) */
 	uint64_t group_releases, group_woken;
 	double shared_ns;        /* wall time with more threads able to run than CPUs */
 	double excess_ns;        /* the integral over it of those threads less the CPUs */

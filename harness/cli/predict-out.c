@@ -321,10 +321,14 @@ static void print_shared(const struct ptb_sim_result *r, int n, const struct ptb
 /* Releases that woke several threads at once, each replayed as if it went
  * to a free CPU at once: a scheduler that puts two on one CPU makes such a
  * phase longer (docs/design.md, "Woken together, placed together"). */
-static void print_groups(const struct ptb_sim_result *r, int n)
+static void print_groups(const struct ptb_sim_result *r, int n, const struct ptb_predict_args *a)
 {
-	const struct ptb_sim_result *last = &r[n - 1];
-	if (last->cpus < 2 || last->group_releases < PTB_PREDICT_GROUP_NOTE)
+	const struct ptb_sim_result *last = &r[0];
+	for (int i = 1; i < n; i++)
+		if (r[i].cpus > last->cpus)
+			last = &r[i];
+	/* SCHED_FIFO's wake-up puts a thread on a CPU that runs none */
+	if (a->target_fifo || last->cpus < 2 || last->group_releases < PTB_PREDICT_GROUP_NOTE)
 		return;
 	printf("\nnote: at %d CPUs, %llu releases (barriers opening, broadcasts) woke %llu threads,"
 	       " 2 or more\n      at once, each replayed as if it found a free CPU at once; where the"
@@ -396,5 +400,5 @@ void ptb_predict_print_table(const struct ptb_trace *t, const struct ptb_sim_res
 		       "such a trace)\n", 100 * u->wake, (unsigned long long)u->wakes);
 	print_forced(r, n);
 	print_shared(r, n, a);
-	print_groups(r, n);
+	print_groups(r, n, a);
 }

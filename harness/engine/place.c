@@ -6,9 +6,12 @@
  */
 #include "config.h"
 
+#include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "engine/place.h"
+#include "platform/load.h"
 
 int ptb_point_bind_self(struct ptb_point *p, int pu, char *buf, size_t len)
 {
@@ -27,14 +30,36 @@ int ptb_point_bind_self(struct ptb_point *p, int pu, char *buf, size_t len)
 	return 0;
 }
 
+/* Whether a binding read back is exactly the n PUs of pus. */
+static bool binding_is_group(const char *readback, const int *pus, int n)
+{
+	struct ptb_pu_set got = { 0 };
+	if (ptb_pu_set_add_list(&got, readback) < 0 || got.n != n)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (!ptb_pu_set_has(&got, pus[i]))
+			return false;
+	return true;
+}
+
 int ptb_point_bind_group(struct ptb_point *p, const int *pus, int n, char *buf, size_t len)
 {
-	char err[256];
+	char err[256], full[4 * PTB_LOAD_MAX_PUS];
 	if (ptb_bind_self_set(p->sys->topo, pus, n, err, sizeof err) < 0) {
 		ptb_point_error(p, "binding a thread to a group of %d PUs: %s", n, err);
 		return -1;
 	}
-	ptb_binding_self(p->sys->topo, buf, len);
+	ptb_binding_self(p->sys->topo, full, sizeof full);
+	if (!binding_is_group(full, pus, n)) {
+		ptb_point_error(p, "a thread bound to a group of %d PUs reads back '%s'", n, full);
+		return -1;
+	}
+	if (strlen(full) >= len) {       /* a result keeps the list whole or not at all */
+		ptb_point_na(p, "a group of %d PUs is listed in %zu characters, more than a result "
+			     "keeps of a binding (%zu)", n, strlen(full), len - 1);
+		return -1;
+	}
+	snprintf(buf, len, "%s", full);
 	return 0;
 }
 
