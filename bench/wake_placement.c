@@ -1,24 +1,32 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * wake.placement: T threads released at once by a barrier, each then
- * doing the same fixed CPU work, the pattern of a program's parallel
- * phases.  On T idle PUs a release costs the barrier's wake-ups; but where
- * the scheduler puts two of the woken threads on one PU, they share it
- * until its load balancer moves one, and the phase takes up to twice its
- * work.  `ptbench predict` assumes every woken thread finds a free PU, so
- * this is what a prediction of such a program leaves out on this machine.
+ * wake.placement: the main thread releases T workers at once by a
+ * barrier and waits for them at a second one, each worker doing the same
+ * fixed CPU work between: the pattern of a program's parallel phases (a
+ * fork-join, a pool's round).  On T idle PUs a release costs the
+ * barrier's wake-ups; but where the scheduler puts two of the woken
+ * workers on one PU, they share it until its load balancer moves one, and
+ * the phase takes up to twice its work.  `ptbench predict` assumes every
+ * woken thread finds a free PU, so this is what a prediction of such a
+ * program leaves out on this machine.
  *
- * The threads are bound to a group of T PUs (ptb_pus_in_order), either
- * each to its own (bind=each: the ideal placement, for comparison) or all
- * to the whole group (bind=set: the scheduler places them).  Each episode
- * is a release (a barrier), the work (work_us of the thread's own CPU
- * time, so that a thread sharing a PU takes longer by the wall clock), and
- * a second barrier.  Each thread stamps the PU it began on with the
+ * The workers are bound to a group of T PUs (ptb_pus_in_order), either
+ * each to its own (bind=each: the ideal placement, for comparison; the
+ * main thread on the first) or all, the main thread too, to the whole
+ * group (bind=set: the scheduler places them).  A main thread that works
+ * too, as one of the T, hid the effect on the development VM: the last
+ * arrival that wakes the others goes on running, and the woken go
+ * elsewhere; a releaser that then waits is what phases have.  Each
+ * episode is a serial part (serial_us of the main thread's CPU time, the
+ * workers asleep, their PUs idle), a release, the work (work_us of each
+ * worker's own CPU time, so that a worker sharing a PU takes longer by the
+ * wall clock), and the second barrier.  Each worker stamps the PU it began on with the
  * episode's number (ptb_bench_pu_taken, O(1) on the timed path); the one
  * thread the second barrier makes serial counts the episode as stacked
- * when a thread found its PU stamped already.
- * The figure is the episode's whole time, noted beside `work_ns`: what it
- * has beyond the work is what the release and the placement cost.  (Not
+ * when a worker found its PU stamped already.
+ * The figure is the episode's whole time, noted beside `serial_ns` and
+ * `work_ns`: what it has beyond them is what the release and the placement
+ * cost.  (Not
  * EPCC's difference from a reference run: the harness sizes a timing by
  * its figure, and a difference of microseconds made every timing hold
  * over a thousand episodes of a millisecond.)
@@ -37,14 +45,15 @@
 
 struct worker {
 	_Alignas(64) uint64_t episode;  /* this thread's count of episodes, from 1 */
+	bool works;                     /* a worker, not the main thread */
 	struct wake_state *st;
 	char binding[64];               /* its binding read back after init */
 };
 
 struct wake_state {
-	int threads;
+	int threads;                           /* workers */
 	bool each, fifo;
-	double work_ns;
+	double work_ns, serial_ns;
 	pthread_barrier_t release, done;
 	struct ptb_point *p;
 	bool bind_failed;                      /* a client's binding: the point is in error */
@@ -54,7 +63,7 @@ struct wake_state {
 	_Atomic uint64_t stacked_in, unknown_in;   /* the latest episode stacked; with a PU unknown */
 	uint64_t episodes, stacked, unknown;   /* by each episode's serial thread */
 	char err[200];                         /* a client's failed binding or policy */
-	struct worker w[PTB_MAX_CLIENTS + 1];
+	struct worker w[PTB_MAX_CLIENTS + 1];  /* the main thread, then the workers */
 };
 
 static struct wake_state st;
@@ -103,9 +112,13 @@ static void episodes(struct worker *w, uint64_t n)
 	struct wake_state *s = w->st;
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t ep = ++w->episode;
+		if (!w->works)
+			work(s->serial_ns);           /* the serial part: the workers sleep */
 		pthread_barrier_wait(&s->release);
-		stamp(s, ep);
-		work(s->work_ns);
+		if (w->works) {
+			stamp(s, ep);
+			work(s->work_ns);
+		}
 		if (pthread_barrier_wait(&s->done) == PTHREAD_BARRIER_SERIAL_THREAD)
 			count_episode(s, ep);
 	}
@@ -192,19 +205,20 @@ static int wake_setup(struct ptb_point *p)
 	st.each = strcmp(ptb_point_str(p, "bind"), "each") == 0;
 	st.fifo = strcmp(ptb_point_str(p, "policy"), "fifo") == 0;
 	st.work_ns = (double)ptb_point_long(p, "work_us") * 1e3;
+	st.serial_ns = (double)ptb_point_long(p, "serial_us") * 1e3;
 	st.p = p;
 	if (place_main(p) < 0 || stamps_new(p) < 0) {
 		set_policy(false);
 		ptb_bench_unpin(p);
 		return -1;
 	}
-	pthread_barrier_init(&st.release, NULL, (unsigned)n);
-	pthread_barrier_init(&st.done, NULL, (unsigned)n);
-	for (int i = 0; i < n; i++)
-		st.w[i].st = &st;
+	pthread_barrier_init(&st.release, NULL, (unsigned)n + 1);
+	pthread_barrier_init(&st.done, NULL, (unsigned)n + 1);
+	for (int i = 0; i <= n; i++)
+		st.w[i].st = &st, st.w[i].works = i > 0;
 	p->state = &st;
-	for (int i = 1; i < n; i++)
-		if (ptb_client_start_on(p, st.each ? st.group[i] : -1, &client_ops, &st.w[i]) < 0 ||
+	for (int i = 1; i <= n; i++)
+		if (ptb_client_start_on(p, st.each ? st.group[i - 1] : -1, &client_ops, &st.w[i]) < 0 ||
 		    st.bind_failed || (st.err[0] && (ptb_point_error(p, "%s", st.err), 1))) {
 			/* the harness cancels the clients, which wait outside the barriers */
 			wake_free();
@@ -224,7 +238,7 @@ static void wake_run(struct ptb_point *p, uint64_t n)
 	episodes(&((struct wake_state *)p->state)->w[0], n);
 }
 
-/* Untimed.  Threads bound one to a PU cannot begin on one PU: if they
+/* Untimed.  Workers bound one to a PU cannot begin on one PU: if they
  * did, the PUs read back are wrong, and so is every stacked count. */
 static void wake_check(struct ptb_point *p, uint64_t n)
 {
@@ -235,8 +249,9 @@ static void wake_check(struct ptb_point *p, uint64_t n)
 	if (s->unknown)
 		ptb_point_note(p, "episodes_pu_unknown", (double)s->unknown);
 	ptb_point_note(p, "work_ns", s->work_ns);
+	ptb_point_note(p, "serial_ns", s->serial_ns);
 	if (s->each && s->stacked)
-		ptb_point_error(p, "threads bound each to a PU of their own began %llu of %llu "
+		ptb_point_error(p, "workers bound each to a PU of their own began %llu of %llu "
 				"episodes two on one PU", (unsigned long long)s->stacked,
 				(unsigned long long)s->episodes);
 }
@@ -249,23 +264,25 @@ static void wake_teardown(struct ptb_point *p)
 }
 
 static const struct ptb_param wake_params[] = {
-	{ "threads", NULL, "2,4,8,16,32,64,128,256", 2, PTB_MAX_CLIENTS + 1,
-	  "threads released at once, on as many PUs (one per core first; na beyond the allowed PUs)", 0 },
+	{ "threads", NULL, "2,4,8,16,32,64,128,256", 2, PTB_MAX_CLIENTS,
+	  "workers released at once, on as many PUs (one per core first; na beyond the allowed PUs)", 0 },
 	{ "bind", "set,each", "set,each", 0, 0,
-	  "set: every thread may run on any PU of the group, the scheduler places them; "
-	  "each: one thread per PU", 0 },
+	  "set: the workers and the main thread may run on any PU of the group, the scheduler "
+	  "places them; each: one worker per PU", 0 },
 	{ "policy", "other,fifo", "other", 0, 0,
 	  "other: the normal policy; fifo: SCHED_FIFO (na where not permitted)", 0 },
 	{ "work_us", NULL, "1000", 10, 100000,
-	  "each thread's CPU work per episode, in microseconds", 0 },
+	  "each worker's CPU work per episode, in microseconds", 0 },
+	{ "serial_us", NULL, "500", 0, 100000,
+	  "the main thread's CPU work before each release, the workers asleep, in microseconds", 0 },
 	{ 0 }
 };
 
 static const struct ptb_row_rule wake_rows[] = {
 	/* match                               group                                         label         footnote */
 	{ "bind=set policy=other threads=*",  "Released together, placed by the scheduler", "%s threads",
-	  "T threads woken at once on a group of T PUs, each then doing work_us of CPU work: the episode's "
-	  "time, of which the work is work_us" },
+	  "T workers woken at once on a group of T PUs by a main thread that then waits for them, each "
+	  "doing work_us of CPU work: the episode's time, of which serial_us + work_us is work" },
 	{ "bind=each policy=other threads=*", "Released together, one per PU",              "%s threads", NULL },
 	{ "bind=set policy=fifo threads=*",   "Released together, placed, SCHED_FIFO",       "%s threads", NULL },
 	{ "bind=each policy=fifo threads=*",  "Released together, one per PU, SCHED_FIFO",   "%s threads", NULL },
@@ -274,7 +291,7 @@ static const struct ptb_row_rule wake_rows[] = {
 
 const struct ptb_bench ptb_bench_wake_placement = {
 	.name = "wake.placement",
-	.summary = "T threads released at once to equal work: the time the scheduler's placement adds",
+	.summary = "T workers released at once to equal work: the time the scheduler's placement adds",
 	.per = "episode",
 	.ops_per_iter = 1,
 	.params = wake_params,

@@ -26,7 +26,7 @@
 #include "platform/uctx.h"
 #include "text/size.h"
 
-#define PTB_MAX_PARAMS  4
+#define PTB_MAX_PARAMS  5     /* the most a benchmark has: five */
 #define PTB_MAX_CLIENTS 256   /* a thread per PU of a large machine */
 #define PTB_MAX_NOTES   8
 
