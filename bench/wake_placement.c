@@ -52,6 +52,8 @@ struct worker {
 
 struct wake_state {
 	int threads;                           /* workers */
+	int policy0;                           /* the main thread's, before */
+	struct sched_param param0;
 	bool each, fifo;
 	double work_ns, serial_ns;
 	pthread_barrier_t release, done;
@@ -78,6 +80,8 @@ static double thread_cpu_ns(void)
 /* Spins until this thread has had ns of CPU time. */
 static void work(double ns)
 {
+	if (ns <= 0)
+		return;
 	volatile uint64_t x = 1;
 	double end = thread_cpu_ns() + ns;
 	do
@@ -124,10 +128,18 @@ static void episodes(struct worker *w, uint64_t n)
 	}
 }
 
+/* SCHED_FIFO for policy=fifo; the normal policy's threads are left as
+ * they are (a process started under another policy keeps it). */
 static int set_policy(bool fifo)
 {
-	struct sched_param sp = { .sched_priority = fifo ? sched_get_priority_min(SCHED_FIFO) : 0 };
-	return pthread_setschedparam(pthread_self(), fifo ? SCHED_FIFO : SCHED_OTHER, &sp);
+	struct sched_param sp = { .sched_priority = sched_get_priority_min(SCHED_FIFO) };
+	return fifo ? pthread_setschedparam(pthread_self(), SCHED_FIFO, &sp) : 0;
+}
+
+/* The main thread's policy before the point, given back after it. */
+static void restore_policy(void)
+{
+	pthread_setschedparam(pthread_self(), st.policy0, &st.param0);
 }
 
 /* A client binds itself to the group (bind=set) and takes the policy. */
@@ -199,6 +211,7 @@ static int wake_setup(struct ptb_point *p)
 	int n = (int)ptb_point_long(p, "threads");
 
 	memset(&st, 0, sizeof st);
+	pthread_getschedparam(pthread_self(), &st.policy0, &st.param0);
 	if (ptb_bench_place_group(p, "spread", n, st.group) < 0)
 		return -1;
 	st.threads = n;
@@ -208,7 +221,7 @@ static int wake_setup(struct ptb_point *p)
 	st.serial_ns = (double)ptb_point_long(p, "serial_us") * 1e3;
 	st.p = p;
 	if (place_main(p) < 0 || stamps_new(p) < 0) {
-		set_policy(false);
+		restore_policy();
 		ptb_bench_unpin(p);
 		return -1;
 	}
@@ -222,7 +235,7 @@ static int wake_setup(struct ptb_point *p)
 		    st.bind_failed || (st.err[0] && (ptb_point_error(p, "%s", st.err), 1))) {
 			/* the harness cancels the clients, which wait outside the barriers */
 			wake_free();
-			set_policy(false);
+			restore_policy();
 			ptb_bench_unpin(p);
 			return -1;
 		} else if (!st.each && p->nclient_bindings > 0) {
@@ -259,7 +272,7 @@ static void wake_check(struct ptb_point *p, uint64_t n)
 static void wake_teardown(struct ptb_point *p)
 {
 	wake_free();
-	set_policy(false);
+	restore_policy();
 	ptb_bench_unpin(p);
 }
 
