@@ -26,10 +26,9 @@
  * when a worker found its PU stamped already.
  * The figure is the episode's whole time, noted beside `serial_ns` and
  * `work_ns`: what it has beyond them is what the release and the placement
- * cost.  (Not
- * EPCC's difference from a reference run: the harness sizes a timing by
- * its figure, and a difference of microseconds made every timing hold
- * over a thousand episodes of a millisecond.)
+ * cost.  (Not EPCC's difference from a reference run: the harness sizes a
+ * timing by its figure, and a difference of microseconds made every
+ * timing hold over a thousand episodes of a millisecond.)
  * policy=fifo runs every thread under SCHED_FIFO (na where not permitted),
  * whose wake-up path puts a woken thread on a PU running none.
  */
