@@ -193,4 +193,7 @@ const struct ptb_bench ptb_bench_spin_pingpong = {
 	.section = PTB_SECTION_EXTRA,
 	.rows = pingpong_rows,
 	.time_sliced = "placement=same_pu",
+	/* a round trip holds two hand-offs; across cores, as a spinner on
+	 * another CPU takes it (on one PU a hand-off is a time slice) */
+	.machine = { PTB_MACHINE_SPIN_HANDOFF, "placement=cross_core", 2 },
 };

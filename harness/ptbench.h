@@ -152,7 +152,9 @@ struct ptb_levels_role {
  * `ptbench predict --machine` (cli/machine-costs.c): the figure of the
  * first of `points` the result file has ("VAR=VALUE ..." with the variables
  * in name order, candidates separated by ';'), divided by `per` (a round
- * trip holds two wake-ups or hand-offs).  PTB_MACHINE_CORUN, the slowdown
+ * trip holds two wake-ups or hand-offs).  PTB_MACHINE_SPIN_HANDOFF, a spin
+ * lock's hand-off: its waiter spins on its CPU and takes the lock once the
+ * line comes, with no wake-up.  PTB_MACHINE_CORUN, the slowdown
  * of k copies of a loop running at once: `points` names the variable that
  * counts the copies and the one of the working set ("threads;size"); the
  * slowdown at k is the figure at k copies over the one at 1, per size.
@@ -160,7 +162,8 @@ struct ptb_levels_role {
  * table of a prediction names for the threads a release woke together.
  */
 enum ptb_machine_cost { PTB_MACHINE_NONE, PTB_MACHINE_WAKE, PTB_MACHINE_HANDOFF,
-			PTB_MACHINE_CREATE, PTB_MACHINE_CORUN, PTB_MACHINE_PLACEMENT };
+			PTB_MACHINE_CREATE, PTB_MACHINE_SPIN_HANDOFF, PTB_MACHINE_CORUN,
+			PTB_MACHINE_PLACEMENT };
 struct ptb_machine_role {
 	enum ptb_machine_cost cost;
 	const char *points;

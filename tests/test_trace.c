@@ -235,6 +235,11 @@ int main(void)
 	tap_near(replay(3, NULL), 300.0, 0.01, "a read lock past a waiting writer, readers first: 300 ms");
 	make_rwlock(0);
 	tap_near(replay(3, NULL), 400.0, 0.01, "a writer first (or not said): the reader after, 400 ms");
+	make_rw_group();
+	tap_near(replay(3, NULL), 15.0, 0.01, "a writer's unlock lets two readers in: 15 ms on 3 CPUs");
+	tap_ok(group_releases == 1 && group_woken == 2,
+	       "  one release of two threads together (%llu, %llu)",
+	       (unsigned long long)group_releases, (unsigned long long)group_woken);
 	make_early_signal();
 	tap_near(replay(1, NULL), 60.0, 0.01, "a signal and its wait on 1 CPU: 60 ms");
 	make_early_signal();

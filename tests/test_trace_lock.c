@@ -4,7 +4,10 @@
  * here with answers worked by hand: a released mutex wakes its first
  * waiter, who tries it again once it runs (after a hand-off cost, or the
  * latency of a wake-up onto an idle CPU), and its releaser may take it
- * first; the waker's cost of such a wake-up, and where it is not charged.
+ * first, the lock call counting as one wait (which keeps its age when
+ * nothing can run); a spin lock's waiter after the spin lock's own
+ * hand-off; the waker's cost of such a wake-up, and where it is not
+ * charged.
  */
 #include "config.h"
 
@@ -16,11 +19,21 @@
 #include "trace-made.h"
 #include "trace-replay.h"
 
+/* The last replay's limit of the object at addr, NULL when not one. */
+static const struct ptb_sim_limit *limit_of(uint64_t addr)
+{
+	for (int i = 0; i < nlimits; i++)
+		if (limits[i].obj == addr)
+			return &limits[i];
+	return NULL;
+}
+
 int main(void)
 {
 	snprintf(path, sizeof path, "/tmp/ptb-test-trace-lock-%ld", (long)getpid());
-	static struct ptb_sim_costs handoff, remote, latency, slow_wake;
+	static struct ptb_sim_costs handoff, spin, remote, latency, slow_wake;
 	handoff.handoff_ns = 3 * MS;
+	spin = handoff, spin.spin_handoff_ns = MS / 2;
 	remote.remote_wake_ns = 1 * MS;
 	latency = remote, latency.remote_latency_ns = 5 * MS;
 	slow_wake = remote, slow_wake.wake_ns = MS / 5;
@@ -41,6 +54,19 @@ int main(void)
 	tap_ok(remote_wakes == 0, "  a spin lock's waiter is on its CPU: not charged (%llu)",
 	       (unsigned long long)remote_wakes);
 
+	/* a spin lock's waiter spins on its CPU: its line comes over, no
+	 * wake-up, so the mutex's hand-off is not what it pays */
+	costs = &handoff;
+	make_lock_of(PTB_EV_SPIN_LOCK, PTB_EV_SPIN_UNLOCK);
+	tap_near(replay(2, NULL), 30.0, 0.01,
+		 "a spin lock, the machine giving a mutex's hand-off only: 30 ms, none charged");
+	costs = &spin;
+	make_lock_of(PTB_EV_SPIN_LOCK, PTB_EV_SPIN_UNLOCK);
+	tap_near(replay(2, NULL), 30.5, 0.01, "  its own hand-off of 0.5 ms: 30.5 ms");
+	make_lock();
+	tap_near(replay(2, NULL), 33.0, 0.01, "  while a mutex still pays the mutex's 3 ms: 33 ms");
+	costs = &remote;
+
 	/* the releaser takes the lock again while the waiter wakes */
 	make_barge(2);
 	tap_near(replay(2, NULL), 6.5, 0.01, "a mutex's waiter running at its release takes it: 6.5 ms");
@@ -55,6 +81,18 @@ int main(void)
 		 "  held again when it tries it: it sleeps, and the next unlock wakes it: 15 ms");
 	tap_ok(remote_wakes == 2, "  that wake-up charged too, the woken thread having run (%llu)",
 	       (unsigned long long)remote_wakes);
+	const struct ptb_sim_limit *b = limit_of(0x830);
+	tap_ok(b && b->waits == 1 && b->wait_ns == 7.0 * MS,
+	       "  one lock call, one wait: from its try at 1 ms to the unlock at 8 (%llu, %.3f ms)",
+	       b ? (unsigned long long)b->waits : 0ull, b ? b->wait_ns / 1e6 : -1.0);
+
+	/* a waiter that found the lock taken again keeps its age: force()
+	 * releases the wait that began first */
+	uint64_t forced = 0;
+	make_requeue_force();
+	tap_near(replay(3, &forced), 15.5, 0.01,
+		 "a deadlock the recording never met: the oldest wait, a retried one, released first: 15.5 ms");
+	tap_ok(forced == 2, "  two waits released by force (%llu)", (unsigned long long)forced);
 
 	/* a thread released from a condition blocks on the mutex its waker
 	 * holds: woken at once, it is still waking and its unlock is not

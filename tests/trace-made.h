@@ -331,4 +331,63 @@ static inline void make_stray_unlock(void)
 	ev(0, 10 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* The main thread writes a rwlock for 10 ms; threads 1 and 2 want to read
+ * it after 1 ms, for 5 ms each.  On 3 CPUs its unlock lets both readers in
+ * together: one release of 2 threads, 15 ms.  Inline, as above. */
+static inline void make_rw_group(void)
+{
+	enum { W = 0x870 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 2, 0);
+	ev(0, 0, PTB_EV_WR_LOCK, 0, W, 1, 0);
+	ev(0, 10 * MS, PTB_EV_RW_UNLOCK, 0, W, 0, 0);
+	for (int t = 1; t <= 2; t++) {
+		ev(t, 0, PTB_EV_START, 0, 0, 0, 0);
+		ev(t, 1 * MS, PTB_EV_RD_LOCK, 0, W, 1, 0);
+		ev(t, 6 * MS, PTB_EV_RW_UNLOCK, 0, W, 0, 0);
+		ev(t, 6 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+		ev(0, 10 * MS, PTB_EV_JOIN, 0, 0, (uint32_t)t, 0);
+	}
+	ev(0, 10 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
+/* Two locks taken in opposite orders (A then B by main, B then A by
+ * thread 2), which the recording on one PU met one after the other;
+ * thread 1 wants A for 1 ms after 1 ms.  With a wake-up onto an idle CPU
+ * that takes 5 ms (and 1 ms of its waker's), on 3 CPUs: main lets A go at
+ * 2 ms and takes it again at 4 while thread 1 wakes; main waits for B
+ * from 4.5, thread 2 for A from 5, and thread 1, finding A taken at 7,
+ * for A again -- its wait begun at 1 ms, the first.  Nothing can run:
+ * released by force in the order the waits began, thread 1 (into A, ends
+ * at 8), then main (into B; lets A go at 9.5, thread 2 wakes for 5 ms and
+ * ends at 15.5): 15.5 ms.  (Taking thread 1's wait as begun at 7, main was
+ * released first and thread 1 woke last: 20.5 ms.) */
+static inline void make_requeue_force(void)
+{
+	enum { A = 0x850, B = 0x860 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 1, 0);
+	ev(0, 0, PTB_EV_CREATE, 0, 0, 2, 0);
+	ev(0, 0, PTB_EV_LOCK, 0, A, 0, 0);
+	ev(0, 2 * MS, PTB_EV_UNLOCK, 0, A, 0, 0);
+	ev(0, 3 * MS, PTB_EV_LOCK, 0, A, 0, 0);
+	ev(0, 7 * MS / 2, PTB_EV_LOCK, 0, B, 0, 0);
+	ev(0, 9 * MS / 2, PTB_EV_UNLOCK, 0, B, 0, 0);
+	ev(0, 5 * MS, PTB_EV_UNLOCK, 0, A, 0, 0);
+	ev(1, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(1, 1 * MS, PTB_EV_LOCK, 0, A, 0, 0);
+	ev(1, 2 * MS, PTB_EV_UNLOCK, 0, A, 0, 0);
+	ev(1, 2 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(2, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(2, 0, PTB_EV_LOCK, 0, B, 0, 0);
+	ev(2, 5 * MS, PTB_EV_LOCK, 0, A, 0, 0);
+	ev(2, 6 * MS, PTB_EV_UNLOCK, 0, A, 0, 0);
+	ev(2, 6 * MS, PTB_EV_UNLOCK, 0, B, 0, 0);
+	ev(2, 6 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	ev(0, 5 * MS, PTB_EV_JOIN, 0, 0, 1, 0);
+	ev(0, 5 * MS, PTB_EV_JOIN, 0, 0, 2, 0);
+	ev(0, 5 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 #endif

@@ -25,6 +25,11 @@ static uint64_t remote_wakes;
 static double shared_ms, excess_ms;
 /* Its CPU time kept busy, ms (work as stretched by the costs). */
 static double busy_ms;
+/* Its releases that woke 2 threads or more at once, and those threads. */
+static uint64_t group_releases, group_woken;
+/* Its limits: the objects on the critical path, with their waits. */
+static struct ptb_sim_limit limits[PTB_SIM_LIMITS];
+static int nlimits;
 
 /* Replay what was made on `cpus`: the wall time in ms, -1 when refused. */
 static double replay(int cpus, uint64_t *forced)
@@ -48,6 +53,9 @@ static double replay(int cpus, uint64_t *forced)
 	shared_ms = r.shared_ns / 1e6;
 	excess_ms = r.excess_ns / 1e6;
 	busy_ms = r.busy_ns / 1e6;
+	group_releases = r.group_releases, group_woken = r.group_woken;
+	nlimits = r.nlimits;
+	memcpy(limits, r.limits, sizeof limits);
 	return r.wall_ns / 1e6;
 }
 

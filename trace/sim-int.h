@@ -34,6 +34,8 @@ struct sthread {
 	double owed;         /* ns of CPU its next burst adds: threads it woke onto idle CPUs */
 	int woke_charged;    /* its latest wake-up was charged to its waker */
 	int retry;           /* woken from a mutex's queue: it tries the lock again */
+	int requeued;        /* it found the mutex taken again and waits once more: */
+	double since;        /* its wait began then, at its first try */
 	int forced_into;     /* 1 + the lock it was released into by force, 0 */
 	struct wake *w;
 	size_t nw, capw;

@@ -229,7 +229,8 @@ static int cond_ready(struct sobj *ob, uint64_t e)
 
 static int rw_grant(struct sim *s, struct sobj *ob, int by)
 {
-	while (ob->head >= 0 && ob->owner < 0) {
+	int woke = 0;
+	for (; ob->head >= 0 && ob->owner < 0; woke++) {
 		int t = ob->head;
 		int wr = s->o->th[t].op[s->th[t].pc].kind == PTB_OP_WRLOCK;
 		if (wr && ob->readers)
@@ -242,6 +243,7 @@ static int rw_grant(struct sim *s, struct sobj *ob, int by)
 		if (ptb_sim_wake(s, t, by) < 0)
 			return -1;
 	}
+	count_group(s, woke);
 	return 0;
 }
 
@@ -249,6 +251,7 @@ static int rw_grant(struct sim *s, struct sobj *ob, int by)
  * on (readers claimed theirs in the order they came). */
 static int chan_write(struct sim *s, struct sobj *ob, int by, uint64_t n)
 {
+	int woke = 0;
 	ob->written += n;
 	for (int prev = -1, t = ob->head; t >= 0;) {
 		int nx = s->th[t].next;
@@ -256,11 +259,13 @@ static int chan_write(struct sim *s, struct sobj *ob, int by, uint64_t n)
 			unlink_waiter(s, ob, prev, t);
 			if (ptb_sim_wake(s, t, by) < 0)
 				return -1;
+			woke++;
 		} else {
 			prev = t;
 		}
 		t = nx;
 	}
+	count_group(s, woke);
 	return 0;
 }
 
@@ -283,13 +288,22 @@ int ptb_sim_exclusive(const struct sim *s, int o)
 	return o >= 0 && (s->obj[o].cls == C_MUTEX || s->obj[o].cls == C_RW);
 }
 
+/* Taken again before t could try it: t waits once more, and the wait
+ * that ended at its wake-up is taken back from the object's account, so
+ * that the lock call counts as one wait, from its first try to the
+ * release it finally takes (and keeps its age for force()). */
 int ptb_sim_retry_lock(struct sim *s, int t)
 {
-	int o = s->th[t].blocked_on;
+	struct sthread *th = &s->th[t];
+	int o = th->blocked_on;
 	struct sobj *ob = &s->obj[o];
 	if (ob->owner < 0)
 		return ob->owner = t, ob->depth = 1, 0;
+	const struct wake *last = &th->w[th->nw - 1];
+	double since = th->requeued ? th->since : last->from;
+	ob->wait_ns -= last->at - since, ob->waits--;
 	ptb_sim_enqueue(s, o, t);
+	th->requeued = 1, th->since = since;
 	return 1;
 }
 
@@ -346,9 +360,11 @@ static int exec_op(struct sim *s, int t, const struct ptb_op *op, struct sobj *o
 		if (jo < 0)
 			return -1;
 		s->th[t].state = TS_DONE, s->th[t].until = s->now;
-		while (s->obj[jo].head >= 0)
+		int woke = 0;
+		for (; s->obj[jo].head >= 0; woke++)
 			if (wake_first(s, &s->obj[jo], t) < 0)
 				return -1;
+		count_group(s, woke);
 		return 2;
 	}
 	case PTB_OP_JOIN:

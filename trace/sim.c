@@ -40,6 +40,7 @@ void ptb_sim_advance(struct sim *s, int t)
 		if (ptb_sim_retry_lock(s, t))    /* taken meanwhile: asleep again */
 			return;
 	}
+	th->requeued = 0;
 	if (++th->pc >= ot->n) {                 /* cannot happen: the last is an exit */
 		th->state = TS_DONE;
 		return;
@@ -50,12 +51,22 @@ void ptb_sim_advance(struct sim *s, int t)
 		s->work[s->nwork++] = t;
 }
 
+/* Whether thread t waits for a spin lock (on its CPU, spinning). */
+static int spins(const struct sim *s, const struct sobj *ob, int t)
+{
+	return ob->kind == PTB_OP_LOCK &&
+	       (s->o->th[t].op[s->th[t].pc].arg & PTB_LOCK_SPIN);
+}
+
 /* What the target machine charges for releasing a waiter of ob (`by`,
- * another thread, released it): a lock changing hands, or a wake-up. */
+ * another thread, released it): a lock changing hands (for a spin lock,
+ * only its line moving over: its waiter does not sleep), or a wake-up. */
 static double wake_cost(const struct sim *s, const struct sobj *ob, int t, int by)
 {
 	if (by < 0 || by == t || ptb_op_is_delay(ob->kind))
 		return 0;
+	if (spins(s, ob, t))
+		return s->costs.spin_handoff_ns;
 	if (ob->kind == PTB_OP_LOCK || ob->kind == PTB_OP_RDLOCK || ob->kind == PTB_OP_WRLOCK)
 		return s->costs.handoff_ns;
 	return s->costs.wake_ns;
@@ -92,7 +103,7 @@ static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int
 	if (s->costs.remote_wake_ns <= 0 || by < 0 || by == t || ptb_op_is_delay(ob->kind) ||
 	    s->th[by].state != TS_RUN)
 		return 0;
-	if (ob->kind == PTB_OP_LOCK && (s->o->th[t].op[th->pc].arg & PTB_LOCK_SPIN))
+	if (spins(s, ob, t))
 		return 0;                        /* a spinner is on its CPU */
 	if (ob->kind == PTB_OP_LOCK && th->woke_charged && still_waking(s, th))
 		return 0;
@@ -102,11 +113,18 @@ static int wakes_idle_cpu(const struct sim *s, const struct sobj *ob, int t, int
 	return running < s->cpus;
 }
 
+/* When thread t's present wait began: its first try of a mutex it found
+ * taken again since, else when it blocked. */
+static double wait_began(const struct sthread *th)
+{
+	return th->requeued ? th->since : th->blocked_at;
+}
+
 int ptb_sim_wake(struct sim *s, int t, int by)
 {
 	struct sthread *th = &s->th[t];
 	th->deadline = 0;
-	double d = s->now - th->blocked_at, cost = 0;
+	double d = s->now - wait_began(th), cost = 0;
 	if (th->blocked_on >= 0) {               /* not a thread's first start */
 		struct sobj *ob = &s->obj[th->blocked_on];
 		ob->wait_ns += d, ob->waits++;
@@ -177,7 +195,8 @@ static void drop_done(struct sim *s)
 	s->nlive = k;
 }
 
-/* Nothing can run: release the wait that began first, a wait for a lock
+/* Nothing can run: release the wait that began first (a mutex's waiter
+ * that found it taken again waits since its first try), a wait for a lock
  * only when every thread waits for one.  A join, a condition or a
  * semaphore released early lets its thread run on in an order the
  * recording did not take; a lock released into would have two holders,
@@ -193,7 +212,7 @@ static int force(struct sim *s)
 			continue;
 		int lock = ptb_sim_exclusive(s, s->th[i].blocked_on);
 		if (best < 0 || lock < best_lock ||
-		    (lock == best_lock && s->th[i].blocked_at < s->th[best].blocked_at))
+		    (lock == best_lock && wait_began(&s->th[i]) < wait_began(&s->th[best])))
 			best = i, best_lock = lock;
 	}
 	if (best < 0)

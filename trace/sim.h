@@ -36,11 +36,11 @@ struct ptb_sim_result {
 	uint64_t ops;            /* operations replayed */
 	uint64_t forced;         /* waits released because nothing else could run */
 	uint64_t remote_wakes;   /* wake-ups onto an idle CPU charged to their wakers */
-	/* Barriers opening and broadcasts that woke two threads or more at
-	 * once, and the threads they woke: the phases of a program, each
-	 * replayed as if every thread went to a free CPU at once, which a
-	 * scheduler may not do.  (Not counted: a rwlock's readers let in
-	 * together, a channel's readers, the joiners of one exit.) */
+	/* Releases that woke two threads or more at once (a barrier
+	 * opening, a broadcast, a rwlock's readers let in together, a
+	 * channel's readers, the joiners of one exit), and the threads they
+	 * woke: the phases of a program, each replayed as if every thread
+	 * went to a free CPU at once, which a scheduler may not do. */
 	uint64_t group_releases, group_woken;
 	double shared_ns;        /* wall time with more threads able to run than CPUs */
 	double excess_ns;        /* the integral over it of those threads less the CPUs */
@@ -63,12 +63,14 @@ struct ptb_sim_visitor {
  * file of it (`predict --machine`): a thread released from a condition,
  * barrier, semaphore or join runs `wake_ns` after its release; a rwlock
  * handed to a waiter, `handoff_ns` after, and a mutex's waiter tries it
- * again `handoff_ns` after its release; a created thread begins
- * `create_ns` after the create.  Delays, not CPU time: the thread is off
- * the CPU meanwhile, as a thread being woken is. */
+ * again `handoff_ns` after its release -- a spin lock's waiter, spinning
+ * on its CPU, `spin_handoff_ns` after (the lock's line coming over, no
+ * wake-up); a created thread begins `create_ns` after the create.  Delays,
+ * not CPU time: the thread is off the CPU meanwhile, as a thread being
+ * woken is. */
 #define PTB_SIM_SLOW_MAX 512
 struct ptb_sim_costs {
-	double wake_ns, handoff_ns, create_ns;
+	double wake_ns, handoff_ns, create_ns, spin_handoff_ns;
 	/* The co-running slowdown: slowdown[k - 1] is the factor by which CPU
 	 * work stretches while k threads run at once (slowdown[0] = 1, a
 	 * thread alone as in the recording); past nslow, the last.  nslow 0:

@@ -25,7 +25,8 @@
 #include "text/text.h"
 
 /* By enum ptb_machine_cost - 1: what the output calls each cost. */
-static const char *const names[PTB_COST_COUNT] = { "wake-up", "hand-off", "creation" };
+static const char *const names[PTB_COST_COUNT] = { "wake-up", "hand-off", "creation",
+						     "spin hand-off" };
 
 /* The first candidate point of bench b that has a figure in run: 0 found. */
 static int cost_of(const struct ptb_runfile *run, const struct ptb_bench *b,
@@ -153,6 +154,15 @@ void ptb_corun_curve_apply(const struct ptb_corun_curve *cv, struct ptb_sim_cost
 	costs->nslow = last;
 }
 
+/* The benchmark whose figure gives cost c, as the registry says. */
+static const char *bench_of(enum ptb_machine_cost c)
+{
+	for (int i = 0; i < ptb_registry_count; i++)
+		if (ptb_registry[i]->machine.cost == c)
+			return ptb_registry[i]->name;
+	return "?";
+}
+
 int ptb_machine_costs_load(const char *path, struct ptb_machine_costs *m, char *err,
 			   size_t errlen)
 {
@@ -175,10 +185,12 @@ int ptb_machine_costs_load(const char *path, struct ptb_machine_costs *m, char *
 	ptb_runfile_free(run);
 	m->costs = (struct ptb_sim_costs){ .wake_ns = m->ns[PTB_COST_WAKE],
 					   .handoff_ns = m->ns[PTB_COST_HANDOFF],
-					   .create_ns = m->ns[PTB_COST_CREATE] };
+					   .create_ns = m->ns[PTB_COST_CREATE],
+					   .spin_handoff_ns = m->ns[PTB_COST_SPIN] };
 	if (!found)
-		ptb_errf(err, errlen, "%s: no figure of a wake-up, a hand-off, a thread creation or "
-			 "co-running copies (a ptbench run of the default suite has the first three, "
-			 "-b corun the last)", path);
+		ptb_errf(err, errlen, "%s: no figure of a wake-up, a hand-off, a thread creation, "
+			 "a spin lock's hand-off or co-running copies (a ptbench run of the default "
+			 "suite has the first three, -b %s and -b corun the others)", path,
+			 bench_of(PTB_MACHINE_SPIN_HANDOFF));
 	return found ? 0 : -1;
 }

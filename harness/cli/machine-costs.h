@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * `predict --machine RESULT.json`: the target machine's wake-up, hand-off
- * and creation costs and its co-running slowdown (trace/sim.h, struct
- * ptb_sim_costs), read from a ptbench result file of it through the typed
- * model (record/model.h).
+ * `predict --machine RESULT.json`: the target machine's wake-up, hand-off,
+ * creation and spin hand-off costs and its co-running slowdown
+ * (trace/sim.h, struct ptb_sim_costs), read from a ptbench result file of
+ * it through the typed model (record/model.h).
  */
 #ifndef PTB_CLI_MACHINE_COSTS_H
 #define PTB_CLI_MACHINE_COSTS_H
@@ -13,7 +13,7 @@
 #include "trace/sim.h"
 
 /* enum ptb_machine_cost (harness/ptbench.h) less one. */
-enum { PTB_COST_WAKE, PTB_COST_HANDOFF, PTB_COST_CREATE, PTB_COST_COUNT };
+enum { PTB_COST_WAKE, PTB_COST_HANDOFF, PTB_COST_CREATE, PTB_COST_SPIN, PTB_COST_COUNT };
 
 /* The co-running slowdown measured at one working-set size: factor[i] at
  * k[i] copies at once, ascending, k[0] = 1 and factor[0] = 1. */
@@ -42,7 +42,7 @@ struct ptb_machine_corun {
  * (that cost is then 0). */
 struct ptb_machine_costs {
 	struct ptb_sim_costs costs;
-	const char *name[PTB_COST_COUNT];    /* "wake-up", "hand-off", "creation" */
+	const char *name[PTB_COST_COUNT];    /* "wake-up", "hand-off", "creation", "spin hand-off" */
 	char key[PTB_COST_COUNT][96];
 	double ns[PTB_COST_COUNT];
 	int divided_by[PTB_COST_COUNT];
@@ -50,7 +50,7 @@ struct ptb_machine_costs {
 };
 
 /* 0; -1 with a one-line reason in err (the file unreadable, invalid, or
- * holding none of the three costs and no co-running slowdown). */
+ * holding none of the four costs and no co-running slowdown). */
 int ptb_machine_costs_load(const char *path, struct ptb_machine_costs *m, char *err,
 			   size_t errlen);
 

@@ -256,10 +256,10 @@ static void print_costs(const struct ptb_predict_args *a)
 	printf("costs of the machine of %s:\n", a->machine_file);
 	for (int c = 0; c < PTB_COST_COUNT; c++)
 		if (m->key[c][0])
-			printf("  %-9s %10.2f us  (%s%s)\n", m->name[c], m->ns[c] * 1e-3, m->key[c],
+			printf("  %-13s %10.2f us  (%s%s)\n", m->name[c], m->ns[c] * 1e-3, m->key[c],
 			       m->divided_by[c] == 2 ? ", a round trip halved" : "");
 		else
-			printf("  %-9s %10s     (not in the file: none charged)\n", m->name[c], "-");
+			printf("  %-13s %10s     (not in the file: none charged)\n", m->name[c], "-");
 	print_corun(a);
 	printf("\n");
 }
@@ -330,10 +330,11 @@ static void print_groups(const struct ptb_sim_result *r, int n, const struct ptb
 	/* SCHED_FIFO's wake-up puts a thread on a CPU that runs none */
 	if (a->target_fifo || last->cpus < 2 || last->group_releases < PTB_PREDICT_GROUP_NOTE)
 		return;
-	printf("\nnote: at %d CPUs, %llu releases (barriers opening, broadcasts) woke %llu threads,"
-	       " 2 or more\n      at once, each replayed as if it found a free CPU at once; where the"
-	       " scheduler\n      puts two on one CPU, they share it until it moves one (barrier "
-	       "phases of 27 ms\n      on a 16-vCPU guest took 1.22-1.40 times as long)", last->cpus,
+	printf("\nnote: at %d CPUs, %llu releases woke %llu threads, 2 or more at once (barriers,"
+	       "\n      broadcasts, read locks, channels, exits), each replayed as if it found a"
+	       "\n      free CPU at once; where the scheduler puts two on one CPU, they share it"
+	       "\n      until it moves one (barrier phases of 27 ms on a 16-vCPU guest took"
+	       "\n      1.22-1.40 times as long)", last->cpus,
 	       (unsigned long long)last->group_releases, (unsigned long long)last->group_woken);
 	for (int i = 0; i < ptb_registry_count; i++)
 		if (ptb_registry[i]->machine.cost == PTB_MACHINE_PLACEMENT) {
