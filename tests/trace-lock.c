@@ -8,10 +8,11 @@
  * inside and outside the lock (medians), from which the test derives the
  * expected times.
  *
- *   trace-lock THREADS ITERATIONS WORK-ITERATIONS [_exit]
+ *   trace-lock THREADS ITERATIONS WORK-ITERATIONS [_exit|spin]
  *
  * With "_exit" it ends by _exit(5), as some compressors do, skipping the
- * destructors a trace might otherwise be written from.
+ * destructors a trace might otherwise be written from.  With "spin" the
+ * lock is a POSIX spin lock, whose waiter spins on its CPU.
  */
 #include <pthread.h>
 #include <stdio.h>
@@ -24,6 +25,8 @@
 #define MAX_K 1024
 
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_spinlock_t spin_lock;
+static int spinning;
 static int iters;
 static long work;
 static double in_ns[MAX_T * MAX_K], out_ns[MAX_T * MAX_K];
@@ -49,9 +52,15 @@ static void *worker(void *arg)
 {
 	long id = (long)arg;
 	for (int k = 0; k < iters; k++) {
-		pthread_mutex_lock(&lock);
+		if (spinning)
+			pthread_spin_lock(&spin_lock);
+		else
+			pthread_mutex_lock(&lock);
 		in_ns[id * iters + k] = spin(work);
-		pthread_mutex_unlock(&lock);
+		if (spinning)
+			pthread_spin_unlock(&spin_lock);
+		else
+			pthread_mutex_unlock(&lock);
 		out_ns[id * iters + k] = spin(work);
 	}
 	return NULL;
@@ -65,8 +74,11 @@ static int cmp(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	if (argc != 4 && !(argc == 5 && !strcmp(argv[4], "_exit")))
-		return fprintf(stderr, "usage: trace-lock THREADS ITERATIONS WORK [_exit]\n"), 2;
+	int quick_exit = argc == 5 && !strcmp(argv[4], "_exit");
+	spinning = argc == 5 && !strcmp(argv[4], "spin");
+	if (argc != 4 && !quick_exit && !spinning)
+		return fprintf(stderr, "usage: trace-lock THREADS ITERATIONS WORK [_exit|spin]\n"), 2;
+	pthread_spin_init(&spin_lock, PTHREAD_PROCESS_PRIVATE);
 	int n = atoi(argv[1]);
 	iters = atoi(argv[2]);
 	work = atol(argv[3]);
@@ -81,7 +93,7 @@ int main(int argc, char **argv)
 	qsort(in_ns, all, sizeof in_ns[0], cmp);
 	qsort(out_ns, all, sizeof out_ns[0], cmp);
 	printf("inside_ns %.0f outside_ns %.0f\n", in_ns[all / 2], out_ns[all / 2]);
-	if (argc == 5) {
+	if (quick_exit) {
 		fflush(stdout);
 		_exit(5);
 	}
