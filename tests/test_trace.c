@@ -143,6 +143,31 @@ static void make_pipe(int chan)
 	ev(0, 40 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
 }
 
+/* Threads 1 and 2 each read 100 bytes of a pipe from the start (waiting
+ * 10 ms in the recording) and then work 5 ms; thread 3 works 10 ms and
+ * writes 200 bytes.  On 4 CPUs the one write lets both readers go on: one
+ * release of 2 threads, 15 ms. */
+static void make_pipe_readers(void)
+{
+	enum { S = 0x510 };
+	ev(0, 0, PTB_EV_START, 0, 0, UINT32_MAX, 0);
+	for (uint32_t t = 1; t <= 3; t++)
+		ev(0, 0, PTB_EV_CREATE, 0, 0, t, 0);
+	for (int t = 1; t <= 2; t++) {
+		ev(t, 0, PTB_EV_START, 0, 0, 0, 0);
+		ev(t, 0, PTB_EV_READ, 1, S, 0, PTB_FD_PIPE);
+		ev(t, 10 * MS, PTB_EV_READ, 2, S, 100, PTB_FD_PIPE);
+		ev(t, 10 * MS, PTB_EV_CPU, 0, 0, 0, 0);
+		ev(t, 15 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	}
+	ev(3, 0, PTB_EV_START, 0, 0, 0, 0);
+	ev(3, 10 * MS, PTB_EV_WRITE, 0, S, 200, PTB_FD_PIPE);
+	ev(3, 10 * MS, PTB_EV_EXIT, 0, 0, 0, 0);
+	for (uint32_t t = 1; t <= 3; t++)
+		ev(0, 0, PTB_EV_JOIN, 0, 0, t, 0);
+	ev(0, 0, PTB_EV_EXIT, 0, 0, 0, 0);
+}
+
 /* The writer of make_pipe; the main thread polls the stream (waiting 0 to
  * 30 ms in the recording), works 5 ms, reads 100 bytes, works 5 ms, reads
  * 200.  On 2 CPUs the poll ends with the first 100 bytes at 10 ms, the
@@ -387,6 +412,11 @@ int main(void)
 	tap_near(replay(2, NULL), 40.0, 0.01, "a pipe no thread writes: the reads wait as recorded (40 ms)");
 	make_pipe(0);
 	tap_near(replay(8, NULL), 40.0, 0.01, "  the same on 8 CPUs");
+	make_pipe_readers();
+	tap_near(replay(4, NULL), 15.0, 0.01, "one write for two readers of a pipe: 15 ms on 4 CPUs");
+	tap_ok(group_releases == 1 && group_woken == 2,
+	       "  one release of two threads together (%llu, %llu)",
+	       (unsigned long long)group_releases, (unsigned long long)group_woken);
 	make_poll();
 	tap_near(replay(1, NULL), 40.0, 0.01, "a poll, then reads, on a socket pair: 40 ms on 1 CPU");
 	make_poll();

@@ -7,9 +7,9 @@
  * that pass the critical path from thread to thread on the largest machine
  * asked for, with the share of the path that ran up to a release of each.
  * The speed-up is against the replay on one CPU.  --machine charges the
- * wake-up, hand-off and creation costs of a target machine, from its
- * result file (cli/machine-costs.h), in every replay, and with
- * --working-set its co-running slowdown.
+ * wake-up, hand-off, creation and spin hand-off costs of a target
+ * machine, from its result file (cli/machine-costs.h), in every replay,
+ * and with --working-set its co-running slowdown.
  */
 #include "config.h"
 
@@ -46,9 +46,10 @@ static const char usage[] =
 	"on each number of CPUs in LIST (default 1,2,4,8), and name the objects whose\n"
 	"waits bound it.  --check: refuse a trace whose threads spent more than 10 % of\n"
 	"their time off the CPU outside traced calls (raw futexes, atomics).\n"
-	"--machine RESULT.json: charge the wake-up, hand-off and creation costs of the\n"
-	"machine that ran it (its condition and mutex ping-pongs, halved, and its thread\n"
-	"creation) where a thread is woken, a lock changes hands, a thread starts.\n"
+	"--machine RESULT.json: charge the wake-up, hand-off, creation and spin hand-off\n"
+	"costs of the machine that ran it (its condition, mutex and spin lock ping-pongs,\n"
+	"halved, and its thread creation) where a thread is woken, a lock changes hands,\n"
+	"a thread starts.\n"
 	"--working-set BYTES (K, M, G: binary multiples; with --machine): stretch CPU\n"
 	"work by the machine's co-running slowdown for the threads running at once, from\n"
 	"its corun points at the table size nearest BYTES (a working set per thread).\n"
