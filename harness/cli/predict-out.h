@@ -47,7 +47,8 @@ struct ptb_predict_args {
  * the speed-ups' base, where any two busy threads have it). */
 #define PTB_PREDICT_SHARED_NOTE 0.10
 /* The text notes releases that woke several threads at once (barriers,
- * broadcasts) from this many on, at the most CPUs predicted. */
+ * broadcasts, read locks, channels, exits) from this many on, at the most
+ * CPUs predicted. */
 #define PTB_PREDICT_GROUP_NOTE 8
 
 /* Likewise for the share of time waiting on descriptors through which
